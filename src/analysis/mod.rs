@@ -1,0 +1,1 @@
+//! Analysis: deltas between runs and verdicts that know each metric's direction.

@@ -1,0 +1,168 @@
+//! Loading a bundle from text: syntax, format/version check, typed parse with JSON paths, then
+//! validation. Never panics; errors carry a kind and a position, warnings a JSON path.
+
+use super::{Bundle, Run, FORMAT_NAME, FORMAT_VERSION};
+use serde::Deserialize;
+use std::collections::HashSet;
+use std::fmt;
+
+/// What went wrong while loading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadErrorKind {
+    /// Not valid JSON.
+    Syntax,
+    /// Valid JSON, but not a runlens bundle.
+    NotABundle,
+    /// A runlens bundle of a version this build does not read.
+    UnsupportedVersion,
+    /// A field has the wrong type, or a required one is missing.
+    Schema,
+    /// Well-typed but inconsistent (duplicate run ids, comparisons naming unknown runs).
+    Invalid,
+}
+
+/// A loading error: kind, the file it came from, and where in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadError {
+    pub kind: LoadErrorKind,
+    pub source: String,
+    /// JSON path such as `runs[2].transactions[0].p99_ms`.
+    pub path: Option<String>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.source)?;
+        if let Some(line) = self.line {
+            write!(f, ", line {line}")?;
+            if let Some(col) = self.column {
+                write!(f, ", column {col}")?;
+            }
+        }
+        if let Some(path) = &self.path {
+            write!(f, ", at {path}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// Something odd but usable, shown to the user beside the data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// A bundle that loaded, with its warnings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    pub bundle: Bundle,
+    pub warnings: Vec<Warning>,
+}
+
+#[derive(Deserialize)]
+struct Header {
+    format: Option<serde_json::Value>,
+    version: Option<serde_json::Value>,
+}
+
+/// Loads a bundle from bytes (UTF-8 JSON). `source` names the file in messages.
+pub fn load_bundle(source: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => load_bundle_str(source, text),
+        Err(e) => Err(LoadError {
+            kind: LoadErrorKind::Syntax,
+            source: source.into(),
+            path: None,
+            line: None,
+            column: None,
+            message: format!("the file is not UTF-8 text (bad byte at offset {})", e.valid_up_to()),
+        }),
+    }
+}
+
+/// Loads a bundle from JSON text. `source` names the file in messages.
+pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
+    let err = |kind, path: Option<String>, line, column, message: String| LoadError {
+        kind,
+        source: source.to_string(),
+        path,
+        line,
+        column,
+        message,
+    };
+    let mut warnings = Vec::new();
+    let cleaned = super::nonfinite::replace_nonfinite(text, &mut warnings);
+    let text = cleaned.as_deref().unwrap_or(text);
+
+    let header: Header = serde_json::from_str(text).map_err(|e| {
+        let (kind, msg) = if e.is_data() {
+            (LoadErrorKind::NotABundle, "expected a JSON object with \"format\": \"runlens-bundle\"".to_string())
+        } else {
+            (LoadErrorKind::Syntax, format!("not valid JSON: {}", strip_position(&e)))
+        };
+        err(kind, None, Some(e.line()), Some(e.column()), msg)
+    })?;
+    match header.format.as_ref().and_then(|v| v.as_str()) {
+        Some(FORMAT_NAME) => {}
+        Some(other) => {
+            return Err(err(LoadErrorKind::NotABundle, Some("format".into()), None, None,
+                format!("this is not a runlens bundle (format is {other:?}, expected {FORMAT_NAME:?})")))
+        }
+        None => {
+            return Err(err(LoadErrorKind::NotABundle, Some("format".into()), None, None,
+                format!("this is not a runlens bundle: there is no \"format\": \"{FORMAT_NAME}\" field")))
+        }
+    }
+    match header.version.as_ref().and_then(|v| v.as_u64()) {
+        Some(v) if v == u64::from(FORMAT_VERSION) => {}
+        Some(v) => {
+            return Err(err(LoadErrorKind::UnsupportedVersion, Some("version".into()), None, None,
+                format!("bundle version {v} is not supported; this runlens reads version {FORMAT_VERSION}")))
+        }
+        None => {
+            return Err(err(LoadErrorKind::UnsupportedVersion, Some("version".into()), None, None,
+                format!("\"version\" must be the number {FORMAT_VERSION}")))
+        }
+    }
+
+    let mut json = serde_json::Deserializer::from_str(text);
+    let mut ignored = Vec::new();
+    let mut on_ignored = |p: serde_ignored::Path<'_>| ignored.push(p.to_string());
+    let typed = serde_ignored::Deserializer::new(&mut json, &mut on_ignored);
+    let bundle: Bundle = serde_path_to_error::deserialize(typed).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        err(LoadErrorKind::Schema, Some(path), Some(inner.line()), Some(inner.column()), strip_position(&inner))
+    })?;
+    for p in ignored {
+        warnings.push(Warning { path: p, message: "unknown field, ignored".into() });
+    }
+    super::validate::validate(&bundle, &mut warnings)
+        .map_err(|(path, message)| err(LoadErrorKind::Invalid, Some(path), None, None, message))?;
+    Ok(Loaded { bundle, warnings })
+}
+
+/// serde_json's message without its trailing " at line L column C" (we report those separately).
+fn strip_position(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Run ids of a bundle, for callers that need the set.
+pub(crate) fn run_ids(runs: &[Run]) -> HashSet<&str> {
+    runs.iter().map(|r| r.id.as_str()).collect()
+}

@@ -1,0 +1,20 @@
+//! The bundle: runlens' public file format (`runlens-bundle`, version 1), its loader and validator.
+//!
+//! Only the types in this module are `Serialize`; everything else in runlens derives from them.
+//! Field-by-field documentation lives in `docs/bundle-format.md`; the JSON Schema in
+//! `public/schema/bundle-v1.schema.json` is generated from these types (see `tests/schema.rs`).
+
+mod bytesize;
+mod load;
+mod nonfinite;
+mod validate;
+mod types;
+
+pub use bytesize::{parse_human_size, ByteSize};
+pub use load::{load_bundle, load_bundle_str, LoadError, LoadErrorKind, Loaded, Warning};
+pub use types::*;
+
+/// The value of the top-level `format` field of every bundle.
+pub const FORMAT_NAME: &str = "runlens-bundle";
+/// The bundle format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;

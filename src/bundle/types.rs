@@ -1,0 +1,393 @@
+//! The serde types of bundle format v1. Doc comments become the JSON Schema's descriptions.
+
+use super::ByteSize;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+/// A results bundle: one report with its runs and everything measured in them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Bundle {
+    /// Always "runlens-bundle".
+    pub format: String,
+    /// Format version; this build reads version 1.
+    pub version: u32,
+    pub report: Report,
+    /// The runs, in the order the author wants them listed. Run ids are unique.
+    pub runs: Vec<Run>,
+    /// Comparisons the author wants shown first (the first one is the default).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub comparisons: Vec<Comparison>,
+}
+
+/// What the report is about, in the author's words.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Report {
+    pub title: String,
+    /// Purpose of the test, one paragraph.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purpose: Option<String>,
+    /// Ticket ids with optional links and their relation to the report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tickets: Vec<Ticket>,
+    /// Summary findings, one entry per paragraph or bullet.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summary: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recommendations: Vec<String>,
+    /// Free description of the environment (cluster name, data set, region).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<String>,
+    /// Other links (dashboards, artifacts, references).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<Link>,
+    /// Notes about the report itself, e.g. where a transcription was ambiguous.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Ticket {
+    /// Ticket key, e.g. "PERF-637".
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// How the ticket relates: "tested", "compared-with", "bug", "follow-up", ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relation: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Link {
+    pub label: String,
+    pub url: String,
+}
+
+/// Outcome of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    #[default]
+    Completed,
+    Failed,
+    Aborted,
+    Unknown,
+}
+
+/// One test run and everything measured in it. Every list is optional.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Run {
+    /// Stable id, unique in the bundle; used in URLs (`base=`, `cand=`).
+    pub id: String,
+    /// Short human label, e.g. "Test #2 (Poppy)".
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
+    /// Version or build of the system under test.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Start time, ISO 8601 with offset, e.g. "2023-10-01T10:18:00Z".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// End time, ISO 8601 with offset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<String>,
+    /// Duration in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub status: RunStatus,
+    /// Why the run failed or was aborted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_reason: Option<String>,
+    /// Test conditions, one per entry (task counts, scaled instances, settings).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Free dimensions such as release=Poppy, users=20, platform=Eureka; they drive N-run grids.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dimensions: BTreeMap<String, String>,
+    /// Latency per transaction.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transactions: Vec<Transaction>,
+    /// Resource utilization per service and metric.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<Resource>,
+    /// Search-index statistics (`_cat/indices`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub indices: Vec<IndexStats>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kpis: Vec<Kpi>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<ErrorEntry>,
+    /// Per-tenant results in multi-tenant tests.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tenants: Vec<TenantResult>,
+    /// Module (service) configuration during the run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<ModuleConfig>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub infrastructure: Vec<InfraComponent>,
+}
+
+/// Latency statistics of one transaction (sampler, request label). Times in milliseconds.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Transaction {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<u64>,
+    /// Failed samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub median_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p90_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p95_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p99_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_ms: Option<f64>,
+    /// Requests per second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput_per_s: Option<f64>,
+    /// Other percentiles in milliseconds, keyed "p75", "p99.9", ...
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub percentiles: BTreeMap<String, f64>,
+    /// Latency distribution, so deltas can be judged against noise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub histogram: Option<Histogram>,
+}
+
+/// A latency histogram: `counts[i]` samples fell at or below `upper_bounds_ms[i]` and above the
+/// previous bound.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Histogram {
+    pub upper_bounds_ms: Vec<f64>,
+    pub counts: Vec<u64>,
+}
+
+/// Unit of a generic value (resources, KPIs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// Milliseconds.
+    Ms,
+    /// Seconds.
+    S,
+    /// Percent; CPU percent may exceed 100 (a share of several vCPUs).
+    Percent,
+    /// A plain count (connections, records, tasks).
+    Count,
+    /// Bytes.
+    Bytes,
+    /// Events (operations, requests, documents) per second.
+    PerSecond,
+    /// No unit.
+    #[default]
+    None,
+}
+
+/// Which way is better for a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    #[default]
+    LowerIsBetter,
+    HigherIsBetter,
+    /// A change is neither good nor bad (shown without a verdict colour).
+    Neutral,
+}
+
+/// Utilization of one metric of one service, e.g. mod-search CPU.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Resource {
+    /// Service, module or host, e.g. "mod-search", "RDS writer".
+    pub service: String,
+    /// Metric name: "cpu", "memory", "db_cpu", "db_connections", or any other.
+    pub metric: String,
+    pub unit: Unit,
+    /// Maximum, or the initial spike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub average: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    /// Averages per phase, e.g. "first 2 hours", "after 2 hours".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<Phase>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<TimeSeries>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Phase {
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub average: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak: Option<f64>,
+}
+
+/// Values sampled over time: `values[i]` at `t_s[i]` seconds after the run's start.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct TimeSeries {
+    pub t_s: Vec<f64>,
+    pub values: Vec<f64>,
+}
+
+/// One row of `_cat/indices`. Field names with dots (as `_cat/indices?format=json` prints them)
+/// are accepted as aliases; sizes accept "122.9gb".
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct IndexStats {
+    pub index: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uuid: Option<String>,
+    /// Primary shards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pri: Option<u32>,
+    /// Replicas per primary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rep: Option<u32>,
+    #[serde(default, alias = "docs.count", skip_serializing_if = "Option::is_none")]
+    pub docs_count: Option<u64>,
+    #[serde(default, alias = "docs.deleted", skip_serializing_if = "Option::is_none")]
+    pub docs_deleted: Option<u64>,
+    /// Total store size including replicas, bytes.
+    #[serde(default, alias = "store.size", skip_serializing_if = "Option::is_none")]
+    pub store_size: Option<ByteSize>,
+    /// Primary store size, bytes.
+    #[serde(default, alias = "pri.store.size", skip_serializing_if = "Option::is_none")]
+    pub pri_store_size: Option<ByteSize>,
+}
+
+/// A named key figure, e.g. "Reindex duration" in seconds, lower is better.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Kpi {
+    pub name: String,
+    pub value: f64,
+    pub unit: Unit,
+    #[serde(default)]
+    pub direction: Direction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// An error seen during the run.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct ErrorEntry {
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    /// Services or modules that logged it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub services: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Results of one tenant in a multi-tenant run.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct TenantResult {
+    pub tenant: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kpis: Vec<Kpi>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transactions: Vec<Transaction>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// Deployment parameters of one module (ECS service). Memory sizes in MiB, CPU in ECS CPU units
+/// (1024 = one vCPU).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct ModuleConfig {
+    pub module: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_definition: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub running_tasks: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_units: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_mib: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_reservation_mib: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_metaspace_mib: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xmx_mib: Option<u32>,
+    /// Any other setting, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub settings: BTreeMap<String, String>,
+}
+
+/// One part of the infrastructure, e.g. the EC2 fleet, the database, Kafka, OpenSearch.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct InfraComponent {
+    /// What it is, e.g. "EC2 instances", "Database", "Kafka (MSK)", "OpenSearch".
+    pub component: String,
+    /// Instance type or class, e.g. "m6i.2xlarge", "db.r6g.xlarge".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+    /// Other settings by name, e.g. "Kafka version" = "2.8.0".
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub settings: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A comparison the author declares: one baseline run against candidate runs.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Comparison {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Run id of the baseline.
+    pub baseline: String,
+    /// Run ids of the candidates.
+    pub candidates: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}

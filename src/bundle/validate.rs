@@ -1,0 +1,121 @@
+//! Checks a typed bundle for consistency: hard errors (duplicate run ids, comparisons naming
+//! unknown runs) and warnings for odd but usable values.
+
+use super::{Bundle, Run, Transaction, Warning};
+use std::collections::HashSet;
+
+type Invalid = (String, String);
+
+pub(crate) fn validate(b: &Bundle, warnings: &mut Vec<Warning>) -> Result<(), Invalid> {
+    if b.runs.is_empty() {
+        return Err(("runs".into(), "a bundle needs at least one run".into()));
+    }
+    let mut seen = HashSet::new();
+    for (i, run) in b.runs.iter().enumerate() {
+        if run.id.trim().is_empty() {
+            return Err((format!("runs[{i}].id"), "a run id cannot be empty".into()));
+        }
+        if !seen.insert(run.id.as_str()) {
+            return Err((format!("runs[{i}].id"), format!("duplicate run id {:?}", run.id)));
+        }
+        check_run(&format!("runs[{i}]"), run, warnings);
+    }
+    let ids = super::load::run_ids(&b.runs);
+    for (i, c) in b.comparisons.iter().enumerate() {
+        if !ids.contains(c.baseline.as_str()) {
+            return Err((format!("comparisons[{i}].baseline"), format!("no run has the id {:?}", c.baseline)));
+        }
+        if c.candidates.is_empty() {
+            return Err((format!("comparisons[{i}].candidates"), "a comparison needs at least one candidate".into()));
+        }
+        for (j, cand) in c.candidates.iter().enumerate() {
+            if !ids.contains(cand.as_str()) {
+                return Err((format!("comparisons[{i}].candidates[{j}]"), format!("no run has the id {cand:?}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn warn(warnings: &mut Vec<Warning>, path: String, message: impl Into<String>) {
+    warnings.push(Warning { path, message: message.into() });
+}
+
+fn check_run(at: &str, run: &Run, w: &mut Vec<Warning>) {
+    if let Some(d) = run.duration_s {
+        if d < 0.0 {
+            warn(w, format!("{at}.duration_s"), format!("negative duration ({d} s)"));
+        }
+    }
+    if let (Some(s), Some(e)) = (&run.start, &run.end) {
+        if e < s && s.len() == e.len() {
+            warn(w, format!("{at}.end"), format!("ends ({e}) before it starts ({s})"));
+        }
+    }
+    duplicates(w, at, "transactions", run.transactions.iter().map(|t| t.name.clone()));
+    duplicates(w, at, "indices", run.indices.iter().map(|x| x.index.clone()));
+    duplicates(w, at, "kpis", run.kpis.iter().map(|k| k.name.clone()));
+    duplicates(w, at, "modules", run.modules.iter().map(|m| m.module.clone()));
+    duplicates(w, at, "resources", run.resources.iter().map(|r| format!("{} {}", r.service, r.metric)));
+    for (i, t) in run.transactions.iter().enumerate() {
+        check_transaction(&format!("{at}.transactions[{i}]"), t, w);
+    }
+    for (i, r) in run.resources.iter().enumerate() {
+        if let Some(s) = &r.series {
+            if s.t_s.len() != s.values.len() {
+                warn(w, format!("{at}.resources[{i}].series"), format!(
+                    "{} times but {} values; the extra ones are not drawn", s.t_s.len(), s.values.len()));
+            }
+        }
+        for (name, v) in [("peak", r.peak), ("average", r.average), ("min", r.min)] {
+            if v.is_some_and(|v| v < 0.0) {
+                warn(w, format!("{at}.resources[{i}].{name}"), "negative utilization");
+            }
+        }
+    }
+}
+
+fn duplicates(w: &mut Vec<Warning>, at: &str, list: &str, keys: impl Iterator<Item = String>) {
+    let mut seen = HashSet::new();
+    for (i, k) in keys.enumerate() {
+        if !seen.insert(k.clone()) {
+            warn(w, format!("{at}.{list}[{i}]"), format!("{k:?} appears twice; comparisons use the first"));
+        }
+    }
+}
+
+fn check_transaction(at: &str, t: &Transaction, w: &mut Vec<Warning>) {
+    let order = [
+        ("min_ms", t.min_ms),
+        ("median_ms", t.median_ms),
+        ("p90_ms", t.p90_ms),
+        ("p95_ms", t.p95_ms),
+        ("p99_ms", t.p99_ms),
+        ("max_ms", t.max_ms),
+    ];
+    let present: Vec<(&str, f64)> = order.iter().filter_map(|(n, v)| v.map(|v| (*n, v))).collect();
+    for pair in present.windows(2) {
+        let ((a, va), (b, vb)) = (pair[0], pair[1]);
+        if va > vb {
+            warn(w, format!("{at}.{b}"), format!("percentiles out of order: {a} = {va} > {b} = {vb}"));
+        }
+    }
+    for (name, v) in order.iter().chain([("mean_ms", t.mean_ms)].iter()) {
+        if v.is_some_and(|v| v < 0.0) {
+            warn(w, format!("{at}.{name}"), "negative latency");
+        }
+    }
+    if let (Some(s), Some(e)) = (t.samples, t.errors) {
+        if e > s {
+            warn(w, format!("{at}.errors"), format!("{e} errors but only {s} samples"));
+        }
+    }
+    if let Some(h) = &t.histogram {
+        if h.upper_bounds_ms.len() != h.counts.len() {
+            warn(w, format!("{at}.histogram"), "bounds and counts differ in length");
+        }
+        if h.upper_bounds_ms.windows(2).any(|p| p[0] >= p[1]) {
+            warn(w, format!("{at}.histogram.upper_bounds_ms"), "bounds must increase");
+        }
+    }
+}

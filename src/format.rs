@@ -1,0 +1,1 @@
+//! Number and unit formatting shared by every view.

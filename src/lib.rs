@@ -1,0 +1,10 @@
+//! runlens: load performance-test result bundles and compare runs. The pure core (bundle, model,
+//! analysis, url state) builds for any target; `ui` exists only on wasm32.
+pub mod analysis;
+pub mod bundle;
+pub mod format;
+pub mod model;
+pub mod urlstate;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

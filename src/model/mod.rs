@@ -1,0 +1,1 @@
+//! The model: a workspace of loaded bundles and facets keyed for comparison. No UI, no I/O.

@@ -1,0 +1,1 @@
+//! The URL contract: one typed struct with `parse` and `to_query`.
