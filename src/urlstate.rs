@@ -1,1 +1,239 @@
-//! The URL contract: one typed struct with `parse` and `to_query`.
+//! The URL contract (a public one: wiki pages link to it for years): one typed struct with
+//! `parse` and `to_query`. An unknown or invalid parameter is dropped with a notice; the rest
+//! still applies. Parameters are documented in README.md.
+
+/// Which view is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum View {
+    #[default]
+    Overview,
+    Compare,
+    Latency,
+    Resources,
+    Indices,
+    Config,
+}
+
+impl View {
+    pub const ALL: [View; 6] = [View::Overview, View::Compare, View::Latency, View::Resources, View::Indices, View::Config];
+
+    pub fn slug(self) -> &'static str {
+        match self {
+            View::Overview => "overview",
+            View::Compare => "compare",
+            View::Latency => "latency",
+            View::Resources => "resources",
+            View::Indices => "indices",
+            View::Config => "config",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            View::Overview => "Overview",
+            View::Compare => "Compare",
+            View::Latency => "Latency",
+            View::Resources => "Resources",
+            View::Indices => "Index sizes",
+            View::Config => "Configuration",
+        }
+    }
+
+    pub fn from_slug(s: &str) -> Option<View> {
+        View::ALL.into_iter().find(|v| v.slug() == s)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+/// Everything a link restores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UrlState {
+    /// Bundles to fetch, in order (`src`, repeatable).
+    pub src: Vec<String>,
+    pub view: View,
+    /// Baseline run id (`base`).
+    pub base: Option<String>,
+    /// Candidate run id (`cand`).
+    pub cand: Option<String>,
+    /// Runs for N-run views, baseline first (`runs=a,b,c`).
+    pub runs: Vec<String>,
+    /// `embed=1`: only the view, for iframes.
+    pub embed: bool,
+    /// `theme=light|dark`; absent follows the system.
+    pub theme: Option<Theme>,
+    /// Change threshold in percent (`threshold=5`).
+    pub threshold_pct: f64,
+    /// Name filter (`filter=`).
+    pub filter: String,
+    /// Show only regressions (`regressions=1`).
+    pub regressions_only: bool,
+    /// Sort column (`sort=p95`, prefix `-` for descending).
+    pub sort: Option<String>,
+}
+
+pub const DEFAULT_THRESHOLD_PCT: f64 = 5.0;
+
+impl Default for UrlState {
+    fn default() -> Self {
+        UrlState {
+            src: vec![],
+            view: View::default(),
+            base: None,
+            cand: None,
+            runs: vec![],
+            embed: false,
+            theme: None,
+            threshold_pct: DEFAULT_THRESHOLD_PCT,
+            filter: String::new(),
+            regressions_only: false,
+            sort: None,
+        }
+    }
+}
+
+fn flag(v: &str) -> Option<bool> {
+    match v {
+        "1" | "true" | "yes" => Some(true),
+        "0" | "false" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+impl UrlState {
+    /// Parses a query string (with or without the leading `?`). Returns the state and a notice
+    /// for each parameter that was ignored.
+    pub fn parse(query: &str) -> (UrlState, Vec<String>) {
+        let mut s = UrlState::default();
+        let mut notices = Vec::new();
+        let query = query.strip_prefix('?').unwrap_or(query);
+        for (k, v) in form_urlencoded::parse(query.as_bytes()) {
+            let (k, v) = (k.as_ref(), v.as_ref());
+            let ok = match k {
+                "src" => {
+                    (!v.is_empty()).then(|| s.src.push(v.to_string())).is_some()
+                }
+                "view" => View::from_slug(v).map(|x| s.view = x).is_some(),
+                "base" => (!v.is_empty()).then(|| s.base = Some(v.to_string())).is_some(),
+                "cand" => (!v.is_empty()).then(|| s.cand = Some(v.to_string())).is_some(),
+                "runs" => {
+                    s.runs = v.split(',').filter(|x| !x.is_empty()).map(str::to_string).collect();
+                    true
+                }
+                "embed" => flag(v).map(|b| s.embed = b).is_some(),
+                "theme" => match v {
+                    "light" => { s.theme = Some(Theme::Light); true }
+                    "dark" => { s.theme = Some(Theme::Dark); true }
+                    _ => false,
+                },
+                "threshold" => v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|t| t.is_finite() && (0.0..=1000.0).contains(t))
+                    .map(|t| s.threshold_pct = t)
+                    .is_some(),
+                "filter" => { s.filter = v.to_string(); true }
+                "regressions" => flag(v).map(|b| s.regressions_only = b).is_some(),
+                "sort" => (!v.is_empty()).then(|| s.sort = Some(v.to_string())).is_some(),
+                _ => {
+                    notices.push(format!("Ignored the unknown link parameter “{k}”."));
+                    continue;
+                }
+            };
+            if !ok {
+                notices.push(format!("Ignored “{k}={v}”: not a valid value."));
+            }
+        }
+        (s, notices)
+    }
+
+    /// The query string (without `?`) that `parse` turns back into this state. Defaults are
+    /// left out so links stay short.
+    pub fn to_query(&self) -> String {
+        let d = UrlState::default();
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        for src in &self.src {
+            q.append_pair("src", src);
+        }
+        if self.view != d.view {
+            q.append_pair("view", self.view.slug());
+        }
+        if let Some(b) = &self.base {
+            q.append_pair("base", b);
+        }
+        if let Some(c) = &self.cand {
+            q.append_pair("cand", c);
+        }
+        if !self.runs.is_empty() {
+            q.append_pair("runs", &self.runs.join(","));
+        }
+        if self.embed {
+            q.append_pair("embed", "1");
+        }
+        if let Some(t) = self.theme {
+            q.append_pair("theme", if t == Theme::Dark { "dark" } else { "light" });
+        }
+        if self.threshold_pct != d.threshold_pct {
+            q.append_pair("threshold", &self.threshold_pct.to_string());
+        }
+        if !self.filter.is_empty() {
+            q.append_pair("filter", &self.filter);
+        }
+        if self.regressions_only {
+            q.append_pair("regressions", "1");
+        }
+        if let Some(s) = &self.sort {
+            q.append_pair("sort", s);
+        }
+        q.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_a_full_state() {
+        let s = UrlState {
+            src: vec!["examples/a.json".into(), "https://x.test/b c.json".into()],
+            view: View::Latency,
+            base: Some("orchid".into()),
+            cand: Some("poppy-t2".into()),
+            runs: vec!["a".into(), "b,".replace(',', "")],
+            embed: true,
+            theme: Some(Theme::Dark),
+            threshold_pct: 2.5,
+            filter: "search & co".into(),
+            regressions_only: true,
+            sort: Some("-p95".into()),
+        };
+        let q = s.to_query();
+        let (back, notices) = UrlState::parse(&q);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(back, s);
+        assert_eq!(UrlState::parse(&format!("?{q}")).0, s);
+    }
+
+    #[test]
+    fn default_state_is_an_empty_query() {
+        assert_eq!(UrlState::default().to_query(), "");
+        assert_eq!(UrlState::parse("").0, UrlState::default());
+    }
+
+    #[test]
+    fn bad_fields_are_dropped_not_the_url() {
+        let (s, notices) = UrlState::parse("view=nope&base=a&threshold=-3&colour=red&theme=dark&embed=maybe");
+        assert_eq!(s.view, View::Overview);
+        assert_eq!(s.base.as_deref(), Some("a"));
+        assert_eq!(s.threshold_pct, DEFAULT_THRESHOLD_PCT);
+        assert_eq!(s.theme, Some(Theme::Dark));
+        assert!(!s.embed);
+        assert_eq!(notices.len(), 4, "{notices:?}");
+        assert!(notices.iter().any(|n| n.contains("colour")));
+    }
+}

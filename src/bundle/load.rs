@@ -69,10 +69,44 @@ pub struct Loaded {
     pub warnings: Vec<Warning>,
 }
 
-#[derive(Deserialize)]
+/// The top-level `format` and `version`, read before the typed parse. Only a JSON object is
+/// accepted: serde's derived impls would also take a sequence (`["runlens-bundle", 1]`), which
+/// made a top-level array either pass as a header or fail as "trailing characters".
 struct Header {
     format: Option<serde_json::Value>,
     version: Option<serde_json::Value>,
+}
+
+impl<'de> Deserialize<'de> for Header {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{Error, IgnoredAny, MapAccess, SeqAccess, Unexpected, Visitor};
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Header;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Header, A::Error> {
+                let mut h = Header { format: None, version: None };
+                while let Some(key) = m.next_key::<String>()? {
+                    match key.as_str() {
+                        "format" => h.format = Some(m.next_value()?),
+                        "version" => h.version = Some(m.next_value()?),
+                        _ => {
+                            m.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(h)
+            }
+            // Read the whole array first so that a syntax error inside it is still reported as one.
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Header, A::Error> {
+                while s.next_element::<IgnoredAny>()?.is_some() {}
+                Err(A::Error::invalid_type(Unexpected::Seq, &self))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// Loads a bundle from bytes (UTF-8 JSON). `source` names the file in messages.
@@ -138,7 +172,7 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
 
     let mut json = serde_json::Deserializer::from_str(text);
     let mut ignored = Vec::new();
-    let mut on_ignored = |p: serde_ignored::Path<'_>| ignored.push(p.to_string());
+    let mut on_ignored = |p: serde_ignored::Path<'_>| ignored.push(json_path(&p));
     let typed = serde_ignored::Deserializer::new(&mut json, &mut on_ignored);
     let bundle: Bundle = serde_path_to_error::deserialize(typed).map_err(|e| {
         let path = e.path().to_string();
@@ -151,6 +185,21 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
     super::validate::validate(&bundle, &mut warnings)
         .map_err(|(path, message)| err(LoadErrorKind::Invalid, Some(path), None, None, message))?;
     Ok(Loaded { bundle, warnings })
+}
+
+/// A serde_ignored path in the loader's notation, `runs[0].transactions[1].histogram.extra`
+/// (serde_ignored itself prints `runs.0.transactions.1.histogram.?.extra`).
+fn json_path(p: &serde_ignored::Path<'_>) -> String {
+    use serde_ignored::Path as P;
+    match p {
+        P::Root => String::new(),
+        P::Seq { parent, index } => format!("{}[{index}]", json_path(parent)),
+        P::Map { parent, key } => match json_path(parent) {
+            s if s.is_empty() => key.clone(),
+            s => format!("{s}.{key}"),
+        },
+        P::Some { parent } | P::NewtypeStruct { parent } | P::NewtypeVariant { parent } => json_path(parent),
+    }
 }
 
 /// serde_json's message without its trailing " at line L column C" (we report those separately).

@@ -1,1 +1,8 @@
-//! The model: a workspace of loaded bundles and facets keyed for comparison. No UI, no I/O.
+//! The model: a workspace of loaded bundles whose runs are flattened into comparable facts.
+//! No UI and no I/O: it knows nothing of where a bundle came from.
+
+mod facts;
+mod workspace;
+
+pub use facts::{facts, Fact, Section};
+pub use workspace::{Source, Workspace, WorkspaceRun};
