@@ -4,6 +4,7 @@ pub mod analysis;
 pub mod bundle;
 pub mod format;
 pub mod model;
+pub mod tables;
 pub mod urlstate;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,320 @@
+//! Builders: the tables each view shows, from runs and comparison rows.
+
+use super::{Cell, Column, Row, Table};
+use crate::analysis::{self, ConfigRow, Verdict};
+use crate::bundle::{Run, RunStatus};
+use crate::format;
+use crate::model::{Section, Workspace};
+use std::collections::HashMap;
+
+fn delta_note(c: &analysis::Cell, unit: crate::bundle::Unit) -> Option<(String, Verdict)> {
+    match c.verdict {
+        Verdict::Baseline | Verdict::Missing => None,
+        Verdict::Added | Verdict::Removed => Some((c.verdict.label().to_string(), c.verdict)),
+        v => match (c.rel, c.abs) {
+            (Some(r), _) => Some((format::relative(r), v)),
+            (None, Some(a)) => Some((format::delta(a, unit), v)),
+            _ => None,
+        },
+    }
+}
+
+fn value_cell(c: &analysis::Cell, unit: crate::bundle::Unit) -> Cell {
+    let mut cell = Cell::opt(c.value, |v| format::value(v, unit));
+    cell.delta = delta_note(c, unit);
+    cell
+}
+
+/// The runs of a workspace with their conditions (overview).
+pub fn runs_table(ws: &Workspace) -> Table {
+    let columns = ["Run", "Release", "Dimensions", "Start", "End", "Duration", "Status", "Conditions", "Notes"];
+    let rows = ws
+        .all_runs()
+        .enumerate()
+        .map(|(i, r)| {
+            let dims = r.dimensions.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ");
+            let status = match (r.status, &r.status_reason) {
+                (RunStatus::Completed, _) => "completed".to_string(),
+                (s, Some(reason)) => format!("{}: {reason}", status_word(s)),
+                (s, None) => status_word(s).to_string(),
+            };
+            let mut status_cell = Cell::text(status);
+            if r.status != RunStatus::Completed {
+                status_cell.verdict = Some(Verdict::Worse);
+            }
+            Row {
+                cells: vec![
+                    Cell::text(&r.label),
+                    Cell::text(r.release.clone().unwrap_or_default()),
+                    Cell::text(dims),
+                    Cell::text(r.start.as_deref().map(short_time).unwrap_or_default()),
+                    Cell::text(r.end.as_deref().map(short_time).unwrap_or_default()),
+                    Cell::opt(r.duration_s, format::duration_s),
+                    status_cell,
+                    Cell::text(r.conditions.join("; ")),
+                    Cell::text(r.notes.join(" ")),
+                ],
+                group: i,
+                highlight: false,
+            }
+        })
+        .collect();
+    Table {
+        id: "runs".into(),
+        caption: "Runs".into(),
+        columns: columns.iter().map(|c| if *c == "Duration" { Column::num(*c) } else { Column::text(*c) }).collect(),
+        rows,
+    }
+}
+
+fn status_word(s: RunStatus) -> &'static str {
+    match s {
+        RunStatus::Completed => "completed",
+        RunStatus::Failed => "failed",
+        RunStatus::Aborted => "aborted",
+        RunStatus::Unknown => "unknown",
+    }
+}
+
+/// "2023-10-01T10:18:00Z" -> "2023-10-01 10:18 UTC"; anything else unchanged.
+pub fn short_time(t: &str) -> String {
+    match t.strip_suffix('Z').or_else(|| t.strip_suffix("+00:00")) {
+        Some(s) if s.len() >= 16 && s.as_bytes()[10] == b'T' => format!("{} {} UTC", &s[..10], &s[11..16]),
+        _ => t.to_string(),
+    }
+}
+
+/// Options for filtering comparison rows.
+#[derive(Debug, Clone, Default)]
+pub struct RowFilter {
+    /// Case-insensitive substring of the key or metric.
+    pub text: String,
+    pub regressions_only: bool,
+}
+
+impl RowFilter {
+    pub fn keeps(&self, r: &analysis::Row) -> bool {
+        let t = self.text.to_lowercase();
+        (t.is_empty() || r.key.to_lowercase().contains(&t) || r.metric.to_lowercase().contains(&t))
+            && (!self.regressions_only || r.has_regression())
+    }
+}
+
+/// One section of a comparison: a row per (key, metric), a column per run.
+pub fn compare_table(rows: &[analysis::Row], labels: &[String], section: Section, filter: &RowFilter) -> Table {
+    let mut columns = vec![Column::text(section_key_label(section)), Column::text("Metric")];
+    columns.extend(labels.iter().map(|l| Column::num(l.clone())));
+    let two = labels.len() == 2;
+    if two {
+        columns.push(Column::num("Δ"));
+        columns.push(Column::text("Verdict"));
+    }
+    let mut out = Vec::new();
+    let mut group = 0;
+    let mut last_key: Option<&str> = None;
+    for r in rows.iter().filter(|r| r.section == section && filter.keeps(r)) {
+        if last_key != Some(r.key.as_str()) {
+            group += 1;
+            last_key = Some(&r.key);
+        }
+        let mut cells = vec![Cell::text(&r.key), Cell::text(if r.metric.is_empty() { "value" } else { &r.metric })];
+        cells.extend(r.cells.iter().map(|c| value_cell(c, r.unit)));
+        if two {
+            let c = &r.cells[1];
+            cells.push(Cell::opt(c.abs, |a| format::delta(a, r.unit)));
+            let mut v = Cell::text(c.verdict.label());
+            v.verdict = Some(c.verdict);
+            cells.push(v);
+        }
+        out.push(Row { cells, group, highlight: r.has_regression() });
+    }
+    Table { id: format!("compare-{}", section_slug(section)), caption: section.title().into(), columns, rows: out }
+}
+
+fn section_key_label(s: Section) -> &'static str {
+    match s {
+        Section::Duration => "What",
+        Section::Kpi => "KPI",
+        Section::Transaction => "Transaction",
+        Section::Resource => "Service · metric",
+        Section::Index => "Index",
+        Section::Error => "Error",
+        Section::Tenant => "Tenant · KPI",
+    }
+}
+
+pub fn section_slug(s: Section) -> &'static str {
+    match s {
+        Section::Duration => "duration",
+        Section::Kpi => "kpis",
+        Section::Transaction => "latency",
+        Section::Resource => "resources",
+        Section::Index => "indices",
+        Section::Error => "errors",
+        Section::Tenant => "tenants",
+    }
+}
+
+/// The latency statistics shown per transaction, in column order: (metric, column label).
+pub const LATENCY_COLUMNS: [(&str, &str); 10] = [
+    ("samples", "Samples"),
+    ("errors", "Errors"),
+    ("mean", "Mean"),
+    ("median", "Median"),
+    ("p90", "p90"),
+    ("p95", "p95"),
+    ("p99", "p99"),
+    ("min", "Min"),
+    ("max", "Max"),
+    ("throughput", "Throughput"),
+];
+
+/// Per transaction, one row per run: the statistics with deltas against the first run.
+pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilter) -> Table {
+    let mut by_key: HashMap<&str, HashMap<&str, &analysis::Row>> = HashMap::new();
+    let mut order: Vec<&str> = Vec::new();
+    for r in rows.iter().filter(|r| r.section == Section::Transaction) {
+        let e = by_key.entry(&r.key).or_insert_with(|| {
+            order.push(&r.key);
+            HashMap::new()
+        });
+        e.insert(&r.metric, r);
+    }
+    let text = filter.text.to_lowercase();
+    let mut out = Vec::new();
+    for (g, key) in order.iter().enumerate() {
+        if !text.is_empty() && !key.to_lowercase().contains(&text) {
+            continue;
+        }
+        let metrics = &by_key[key];
+        if filter.regressions_only && !metrics.values().any(|r| r.has_regression()) {
+            continue;
+        }
+        for (ri, label) in labels.iter().enumerate() {
+            let mut cells = vec![Cell::text(*key), Cell::text(label)];
+            let mut regressed = false;
+            for (m, _) in LATENCY_COLUMNS {
+                match metrics.get(m) {
+                    Some(r) => {
+                        let c = &r.cells[ri];
+                        regressed |= c.verdict == Verdict::Worse;
+                        let mut cell = value_cell(c, r.unit);
+                        if r.unit == crate::bundle::Unit::Ms {
+                            cell.text = c.value.map(format::number).unwrap_or_else(|| "–".into());
+                        }
+                        cells.push(cell);
+                    }
+                    None => cells.push(Cell::empty()),
+                }
+            }
+            out.push(Row { cells, group: g, highlight: regressed });
+        }
+    }
+    let mut columns = vec![Column::text("Transaction"), Column::text("Run")];
+    columns.extend(LATENCY_COLUMNS.iter().map(|(m, l)| {
+        Column::num(match *m {
+            "samples" | "errors" | "throughput" => l.to_string(),
+            _ => format!("{l} (ms)"),
+        })
+    }));
+    Table { id: "latency".into(), caption: "Latency per transaction".into(), columns, rows: out }
+}
+
+/// One run's `_cat/indices` table, sizes in binary units.
+pub fn indices_table(run: &Run) -> Table {
+    let columns = vec![
+        Column::text("Index"),
+        Column::text("Health"),
+        Column::text("Status"),
+        Column::text("UUID"),
+        Column::num("Primaries"),
+        Column::num("Replicas"),
+        Column::num("Docs"),
+        Column::num("Deleted docs"),
+        Column::num("Store size"),
+        Column::num("Primary store size"),
+    ];
+    let n = |v: Option<u64>| Cell::opt(v.map(|v| v as f64), format::number);
+    let rows = run
+        .indices
+        .iter()
+        .enumerate()
+        .map(|(i, x)| Row {
+            cells: vec![
+                Cell::text(&x.index),
+                Cell::text(x.health.clone().unwrap_or_default()),
+                Cell::text(x.status.clone().unwrap_or_default()),
+                Cell::text(x.uuid.clone().unwrap_or_default()),
+                n(x.pri.map(u64::from)),
+                n(x.rep.map(u64::from)),
+                n(x.docs_count),
+                n(x.docs_deleted),
+                Cell::opt(x.store_size.map(|b| b.0 as f64), format::bytes),
+                Cell::opt(x.pri_store_size.map(|b| b.0 as f64), format::bytes),
+            ],
+            group: i,
+            highlight: x.health.as_deref().is_some_and(|h| h != "green"),
+        })
+        .collect();
+    Table { id: format!("indices-{}", run.id), caption: format!("Indices: {}", run.label), columns, rows }
+}
+
+/// Module and infrastructure settings side by side; changed values highlighted.
+pub fn config_table(rows: &[ConfigRow], labels: &[String], changed_only: bool) -> Table {
+    let mut columns = vec![Column::text("Group"), Column::text("Module / component"), Column::text("Setting")];
+    columns.extend(labels.iter().map(|l| Column::text(l.clone())));
+    let mut out = Vec::new();
+    let mut last: Option<&str> = None;
+    let mut group = 0;
+    for r in rows.iter().filter(|r| !changed_only || r.changed) {
+        if last != Some(r.item.as_str()) {
+            group += 1;
+            last = Some(&r.item);
+        }
+        let mut cells = vec![Cell::text(r.group), Cell::text(&r.item), Cell::text(&r.setting)];
+        cells.extend(r.values.iter().map(|v| match v {
+            Some(v) => {
+                let mut c = Cell::text(v.clone());
+                if let Ok(n) = v.parse::<f64>() {
+                    c.sort = super::SortKey::Num(n);
+                }
+                if r.changed {
+                    c.verdict = Some(Verdict::Changed);
+                }
+                c
+            }
+            None => Cell::empty(),
+        }));
+        out.push(Row { cells, group, highlight: r.changed });
+    }
+    Table { id: "config".into(), caption: "Configuration".into(), columns, rows: out }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bundle::Transaction;
+
+    #[test]
+    fn latency_rows_carry_deltas() {
+        let t = |p95| Transaction { name: "search".into(), p95_ms: Some(p95), samples: Some(10), ..Default::default() };
+        let a = Run { id: "a".into(), label: "A".into(), transactions: vec![t(100.0)], ..Default::default() };
+        let b = Run { id: "b".into(), label: "B".into(), transactions: vec![t(120.0)], ..Default::default() };
+        let rows = analysis::compare(&[&a, &b], 0.05);
+        let labels = vec!["A".to_string(), "B".to_string()];
+        let table = latency_table(&rows, &labels, &RowFilter::default());
+        assert_eq!(table.rows.len(), 2);
+        let p95 = &table.rows[1].cells[7];
+        assert_eq!(p95.text, "120");
+        assert_eq!(p95.delta, Some(("+20.0%".to_string(), Verdict::Worse)));
+        assert!(table.rows[1].highlight);
+        let none = latency_table(&rows, &labels, &RowFilter { text: "login".into(), regressions_only: false });
+        assert!(none.rows.is_empty());
+    }
+
+    #[test]
+    fn short_times() {
+        assert_eq!(short_time("2023-10-01T10:18:00Z"), "2023-10-01 10:18 UTC");
+        assert_eq!(short_time("yesterday"), "yesterday");
+    }
+}
