@@ -193,6 +193,58 @@ impl UrlState {
     }
 }
 
+/// Whether a `src` value may be fetched: a relative URL, or http(s). Other schemes (file:,
+/// javascript:, data:) are refused with a message.
+pub fn check_src(src: &str) -> Result<(), String> {
+    let s = src.trim();
+    if s.is_empty() {
+        return Err("an empty src".into());
+    }
+    let before_path = s.split(['/', '?', '#']).next().unwrap_or("");
+    match before_path.split_once(':') {
+        None => Ok(()),
+        Some((scheme, _)) if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") => Ok(()),
+        Some((scheme, _)) => Err(format!("“{s}” uses the {scheme}: scheme; only relative, http and https URLs can be loaded")),
+    }
+}
+
+impl UrlState {
+    /// The runs to show, baseline first, keeping only ids the workspace has: `runs` if given,
+    /// else `base`/`cand`, else the workspace's default pair.
+    pub fn selected_runs(&self, ws: &crate::model::Workspace) -> Vec<String> {
+        let exists = |id: &&String| ws.run(id).is_some();
+        let mut picked: Vec<String> = Vec::new();
+        for id in self.runs.iter().filter(exists) {
+            if !picked.contains(id) {
+                picked.push(id.clone());
+            }
+        }
+        if !picked.is_empty() {
+            return picked;
+        }
+        let (db, dc) = ws.default_pair().unwrap_or_default();
+        let base = self.base.as_ref().filter(exists).cloned().unwrap_or(db);
+        let cand = self.cand.as_ref().filter(exists).cloned().unwrap_or(dc);
+        match (base.is_empty(), base == cand) {
+            (true, _) => vec![],
+            (false, true) => vec![base],
+            (false, false) => vec![base, cand],
+        }
+    }
+
+    /// Selects runs (baseline first): two as `base`/`cand`, more as `runs`.
+    pub fn select_runs(&mut self, ids: Vec<String>) {
+        self.runs.clear();
+        self.base = ids.first().cloned();
+        self.cand = ids.get(1).cloned();
+        if ids.len() > 2 {
+            self.base = None;
+            self.cand = None;
+            self.runs = ids;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,6 +269,35 @@ mod tests {
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(back, s);
         assert_eq!(UrlState::parse(&format!("?{q}")).0, s);
+    }
+
+    #[test]
+    fn src_schemes() {
+        assert!(check_src("examples/a.json").is_ok());
+        assert!(check_src("/runlens/examples/a.json?x=1:2").is_ok());
+        assert!(check_src("https://x.test/a.json").is_ok());
+        assert!(check_src("HTTP://x.test/a.json").is_ok());
+        assert!(check_src("javascript:alert(1)").unwrap_err().contains("javascript:"));
+        assert!(check_src("file:///etc/passwd").is_err());
+        assert!(check_src("data:application/json,{}").is_err());
+    }
+
+    #[test]
+    fn selects_runs_from_url_or_defaults() {
+        use crate::bundle::{Bundle, Comparison, Report, Run};
+        let mut ws = crate::model::Workspace::default();
+        let run = |id: &str| Run { id: id.into(), label: id.into(), ..Default::default() };
+        ws.add("b", Bundle { format: "runlens-bundle".into(), version: 1, report: Report::default(),
+            runs: vec![run("a"), run("b"), run("c")],
+            comparisons: vec![Comparison { baseline: "c".into(), candidates: vec!["a".into()], ..Default::default() }] }, vec![]);
+        let mut s = UrlState::default();
+        assert_eq!(s.selected_runs(&ws), vec!["c", "a"]);
+        s.cand = Some("b".into());
+        assert_eq!(s.selected_runs(&ws), vec!["c", "b"]);
+        s.select_runs(vec!["b".into(), "zz".into(), "a".into(), "c".into()]);
+        assert_eq!(s.selected_runs(&ws), vec!["b", "a", "c"], "unknown ids are dropped");
+        s.select_runs(vec!["a".into(), "b".into()]);
+        assert_eq!((s.base.as_deref(), s.cand.as_deref(), s.runs.len()), (Some("a"), Some("b"), 0));
     }
 
     #[test]
