@@ -85,7 +85,7 @@ pub fn short_time(t: &str) -> String {
 }
 
 /// Options for filtering comparison rows.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RowFilter {
     /// Case-insensitive substring of the key or metric.
     pub text: String,

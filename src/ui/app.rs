@@ -1,0 +1,167 @@
+//! The app shell: header, notices, view tabs, the page-wide drop zone, and the sync effects
+//! (URL, theme, embed height) with the outside world.
+
+use super::browser;
+use super::components::{notices::Notices, run_picker::RunPicker};
+use super::loader;
+use super::state::provide_app_state;
+use super::views;
+use crate::urlstate::{Theme, UrlState, View};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[component]
+pub fn App() -> impl IntoView {
+    let (url, notices) = UrlState::parse(&browser::location_search());
+    let srcs = url.src.clone();
+    let state = provide_app_state(url, browser::prefers_dark());
+    for n in notices {
+        state.notify(super::state::NoticeKind::Info, n, vec![]);
+    }
+    // Outside-world sync: the address bar follows the state, the root element the theme.
+    Effect::new(move |_| browser::replace_query(&state.url.with(|u| u.to_query())));
+    Effect::new(move |_| browser::set_root_theme(state.dark.get()));
+    if let Ok(Some(mql)) = browser::window().match_media("(prefers-color-scheme: dark)") {
+        let m2 = mql.clone();
+        gloo::events::EventListener::new(&mql, "change", move |_| state.system_dark.set(m2.matches())).forget();
+    }
+    loader::load_urls(state, srcs);
+    if state.url.with_untracked(|u| u.embed) {
+        browser::observe_height_for_parent();
+    }
+
+    let embed = move || state.url.with(|u| u.embed);
+    let has_runs = move || state.workspace.with(|w| !w.is_empty());
+    let dragging = RwSignal::new(false);
+
+    let on_drop = move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        dragging.set(false);
+        if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
+            let list: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+            loader::load_files(state, list);
+        }
+    };
+
+    view! {
+        <div
+            class="app"
+            class:embed=embed
+            on:dragover=move |ev: web_sys::DragEvent| {
+                ev.prevent_default();
+                if !embed() { dragging.set(true); }
+            }
+            on:dragleave=move |ev: web_sys::DragEvent| {
+                if ev.related_target().is_none() { dragging.set(false); }
+            }
+            on:drop=on_drop
+        >
+            <Show when=move || !embed()>
+                <Header/>
+            </Show>
+            <Notices/>
+            <Show when=move || dragging.get()>
+                <div class="drop-overlay" aria-hidden="true"><p>"Drop result bundles to open them"</p></div>
+            </Show>
+            <Show when=move || { state.busy.get() != 0 }>
+                <div class="busy" role="status"><span class="spinner"></span>"Loading…"</div>
+            </Show>
+            {move || if has_runs() {
+                view! { <Workspace/> }.into_any()
+            } else if embed() {
+                view! { <p class="empty">"Nothing to show yet: this embed names no bundle that loaded."</p> }.into_any()
+            } else {
+                view! { <views::landing::Landing/> }.into_any()
+            }}
+        </div>
+    }
+}
+
+#[component]
+fn Header() -> impl IntoView {
+    let state = super::use_app_state();
+    let toggle_theme = move |_| {
+        let dark = state.dark.get_untracked();
+        state.url.update(|u| u.theme = Some(if dark { Theme::Light } else { Theme::Dark }));
+    };
+    let title = move || state.workspace.with(|w| w.sources.first().map(|s| s.report.title.clone()));
+    let close_all = move |_| {
+        state.workspace.set(Default::default());
+        state.notices.set(vec![]);
+        state.url.set(UrlState { theme: state.url.get_untracked().theme, ..Default::default() });
+    };
+    view! {
+        <header class="top">
+            <a class="brand" href="./" on:click=close_all.clone()>"runlens"</a>
+            <span class="report-title">{title}</span>
+            <span class="spacer"></span>
+            <super::components::share::ShareButtons/>
+            <OpenButton/>
+            <Show when=move || state.workspace.with(|w| !w.is_empty())>
+                <button type="button" class="ghost" on:click=close_all.clone() title="Close all bundles">"Close all"</button>
+            </Show>
+            <button type="button" class="ghost theme-toggle" on:click=toggle_theme
+                aria-label=move || if state.dark.get() { "Switch to light theme" } else { "Switch to dark theme" }>
+                {move || if state.dark.get() { "☀ Light" } else { "☾ Dark" }}
+            </button>
+        </header>
+    }
+}
+
+/// A button that opens the file picker (several files may be chosen).
+#[component]
+pub fn OpenButton() -> impl IntoView {
+    let state = super::use_app_state();
+    let on_change = move |ev: web_sys::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        if let Some(files) = input.files() {
+            let list: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+            loader::load_files(state, list);
+        }
+        input.set_value("");
+    };
+    view! {
+        <label class="button file-button">
+            "Open bundle…"
+            <input type="file" accept=".json,application/json" multiple on:change=on_change class="visually-hidden" data-testid="file-input"/>
+        </label>
+    }
+}
+
+#[component]
+fn Workspace() -> impl IntoView {
+    let state = super::use_app_state();
+    let view_now = move || state.url.with(|u| u.view);
+    let embed = move || state.url.with(|u| u.embed);
+    view! {
+        <Show when=move || !embed()>
+            <nav class="tabs" aria-label="Views">
+                {View::ALL.into_iter().map(|v| view! {
+                    <button type="button" class="tab"
+                        aria-current=move || (view_now() == v).then_some("page")
+                        on:click=move |_| state.url.update(|u| u.view = v)
+                        data-view=v.slug()>
+                        {v.title()}
+                    </button>
+                }).collect_view()}
+            </nav>
+        </Show>
+        <main id="main" class="view" data-view=move || view_now().slug()>
+            <Show when=move || embed()>
+                <a class="open-full" target="_blank" rel="noopener"
+                    href=move || format!("{}?{}", browser::page_base(), state.url.with(|u| UrlState { embed: false, ..u.clone() }.to_query()))>
+                    "Open in runlens ↗"
+                </a>
+            </Show>
+            <RunPicker/>
+            {move || match view_now() {
+                View::Overview => view! { <views::overview::Overview/> }.into_any(),
+                View::Compare => view! { <views::compare::Compare/> }.into_any(),
+                View::Latency => view! { <views::latency::Latency/> }.into_any(),
+                View::Resources => view! { <views::resources::Resources/> }.into_any(),
+                View::Indices => view! { <views::indices::Indices/> }.into_any(),
+                View::Config => view! { <views::config::Config/> }.into_any(),
+            }}
+        </main>
+    }
+}

@@ -1,0 +1,106 @@
+//! Thin wrappers over browser APIs (history, clipboard, downloads, media queries, postMessage).
+
+use wasm_bindgen::{JsCast, JsValue};
+
+pub fn window() -> web_sys::Window {
+    web_sys::window().expect("runlens runs in a browser window")
+}
+
+pub fn location_search() -> String {
+    window().location().search().unwrap_or_default()
+}
+
+/// The page URL without its query (where links and embeds point).
+pub fn page_base() -> String {
+    let loc = window().location();
+    format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default())
+}
+
+/// Replaces the query in the address bar without reloading.
+pub fn replace_query(query: &str) {
+    let path = window().location().pathname().unwrap_or_default();
+    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
+    if let Ok(h) = window().history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+pub fn prefers_dark() -> bool {
+    window()
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
+}
+
+/// Writes text to the clipboard; false when the browser refuses.
+pub async fn copy_text(text: &str) -> bool {
+    let promise = window().navigator().clipboard().write_text(text);
+    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
+}
+
+/// Offers `content` as a file download.
+pub fn download(file_name: &str, mime: &str, content: &str) {
+    let parts = js_sys::Array::of1(&JsValue::from_str(content));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    download_blob(file_name, &blob);
+}
+
+pub fn download_blob(file_name: &str, blob: &web_sys::Blob) {
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
+    let doc = window().document().expect("document");
+    if let Ok(a) = doc.create_element("a") {
+        let _ = a.set_attribute("href", &url);
+        let _ = a.set_attribute("download", file_name);
+        if let Some(a) = a.dyn_ref::<web_sys::HtmlElement>() {
+            a.click();
+        }
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+pub fn set_root_theme(dark: bool) {
+    if let Some(root) = window().document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-theme", if dark { "dark" } else { "light" });
+    }
+}
+
+/// In an iframe: posts the content height to the parent whenever the body's size changes.
+pub fn observe_height_for_parent() {
+    use std::cell::Cell;
+    use wasm_bindgen::closure::Closure;
+    let last = Cell::new(-1);
+    let cb = Closure::<dyn FnMut()>::new(move || {
+        let h = post_height_to_parent(last.get());
+        last.set(h);
+    });
+    if let (Ok(obs), Some(body)) = (web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()), window().document().and_then(|d| d.body())) {
+        obs.observe(&body);
+    }
+    cb.forget();
+}
+
+/// In an iframe: tells the parent page our content height (`{type: "runlens:height", height}`)
+/// unless it equals `last`; returns the height.
+fn post_height_to_parent(last: i32) -> i32 {
+    let w = window();
+    let Ok(Some(parent)) = w.parent() else { return last };
+    if parent == w {
+        return last;
+    }
+    let height = w
+        .document()
+        .and_then(|d| d.body())
+        .map(|e| e.scroll_height())
+        .unwrap_or(0);
+    if height == last {
+        return last;
+    }
+    let msg = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&msg, &"type".into(), &"runlens:height".into());
+    let _ = js_sys::Reflect::set(&msg, &"height".into(), &JsValue::from(height));
+    let _ = parent.post_message(&msg, "*");
+    height
+}

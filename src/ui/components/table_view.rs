@@ -1,0 +1,171 @@
+//! Renders a `tables::Table`: caption, header scopes, sortable columns (click or Enter), verdict
+//! colours on deltas, paging for long tables, and export (CSV, Markdown, Confluence).
+
+use super::verdict_class;
+use crate::tables::{to_confluence, to_csv, to_markdown, Table};
+use crate::ui::browser;
+use crate::ui::state::NoticeKind;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+#[component]
+pub fn TableView(
+    #[prop(into)] table: Signal<Table>,
+    /// Rows per page; 0 shows all.
+    #[prop(default = 0)]
+    page_size: usize,
+    /// Sort state (column, descending); owned by the caller when it is part of the URL.
+    #[prop(optional)]
+    sort: Option<RwSignal<Option<(usize, bool)>>>,
+    /// Blank the first cell of follow-up rows of a group (e.g. a transaction's other runs).
+    #[prop(default = false)]
+    group_rows: bool,
+) -> impl IntoView {
+    let sort = sort.unwrap_or_else(|| RwSignal::new(None));
+    let page = RwSignal::new(0usize);
+    let rows_total = Memo::new(move |_| table.with(|t| t.rows.len()));
+    Effect::new(move |_| {
+        rows_total.track();
+        page.set(0);
+    });
+    let header = move || {
+        table.with(|t| {
+            t.columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let label = c.label.clone();
+                    let numeric = c.numeric;
+                    let aria = move || match sort.get() {
+                        Some((col, true)) if col == i => "descending",
+                        Some((col, false)) if col == i => "ascending",
+                        _ => "none",
+                    };
+                    let click = move |_| {
+                        sort.update(|s| {
+                            *s = match *s {
+                                Some((col, false)) if col == i => Some((i, true)),
+                                Some((col, true)) if col == i => None,
+                                _ => Some((i, numeric)),
+                            }
+                        })
+                    };
+                    view! {
+                        <th scope="col" class:num=numeric aria-sort=aria>
+                            <button type="button" class="sort" on:click=click>{label}
+                                <span class="sort-icon" aria-hidden="true">{move || match aria() { "ascending" => "▲", "descending" => "▼", _ => "" }}</span>
+                            </button>
+                        </th>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let body = move || {
+        let s = sort.get();
+        let p = page.get();
+        table.with(|t| {
+            let rows: Vec<&crate::tables::Row> = match s {
+                Some((col, desc)) => t.sorted(col, desc),
+                None => t.rows.iter().collect(),
+            };
+            let numeric: Vec<bool> = t.columns.iter().map(|c| c.numeric).collect();
+            let start = if page_size == 0 { 0 } else { p * page_size };
+            let end = if page_size == 0 { rows.len() } else { (start + page_size).min(rows.len()) };
+            let mut prev_group = None;
+            rows[start.min(rows.len())..end]
+                .iter()
+                .map(|r| {
+                    let follow = group_rows && prev_group == Some(r.group);
+                    prev_group = Some(r.group);
+                    let cells = r
+                        .cells
+                        .iter()
+                        .enumerate()
+                        .map(|(i, c)| {
+                            let text = if follow && i == 0 { String::new() } else { c.text.clone() };
+                            let class = format!(
+                                "{}{}",
+                                if numeric.get(i).copied().unwrap_or(false) { "num " } else { "" },
+                                c.verdict.map(verdict_class).unwrap_or("")
+                            );
+                            let delta = c.delta.clone().map(|(d, v)| {
+                                view! { <span class=format!("delta {}", verdict_class(v)) title=v.label()>{d}</span> }
+                            });
+                            if i == 0 {
+                                view! { <th scope="row" class=class>{text}{delta}</th> }.into_any()
+                            } else {
+                                view! { <td class=class>{text}{delta}</td> }.into_any()
+                            }
+                        })
+                        .collect_view();
+                    view! { <tr class:highlight=r.highlight class:follow=follow>{cells}</tr> }
+                })
+                .collect_view()
+        })
+    };
+    let pages = move || if page_size == 0 { 1 } else { rows_total.get().div_ceil(page_size).max(1) };
+    view! {
+        <div class="table-block">
+            <div class="table-tools">
+                <span class="caption-text">{move || table.with(|t| t.caption.clone())}</span>
+                <span class="count">{move || format!("{} rows", crate::format::number(rows_total.get() as f64))}</span>
+                <ExportMenu table=table/>
+            </div>
+            <Show when=move || rows_total.get() == 0>
+                <p class="empty">"No rows match."</p>
+            </Show>
+            <Show when=move || rows_total.get() != 0>
+                <div class="table-scroll" tabindex="0">
+                    <table data-table=move || table.with(|t| t.id.clone())>
+                        <caption class="visually-hidden">{move || table.with(|t| t.caption.clone())}</caption>
+                        <thead><tr>{header}</tr></thead>
+                        <tbody>{body}</tbody>
+                    </table>
+                </div>
+            </Show>
+            <Show when=move || { pages() > 1 }>
+                <div class="pager">
+                    <button type="button" class="ghost" disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>"‹ Previous"</button>
+                    <span>{move || {
+                        let (p, n) = (page.get(), rows_total.get());
+                        format!("Rows {}–{} of {}", p * page_size + 1, ((p + 1) * page_size).min(n), crate::format::number(n as f64))
+                    }}</span>
+                    <button type="button" class="ghost" disabled=move || page.get() + 1 >= pages() on:click=move |_| page.update(|p| *p += 1)>"Next ›"</button>
+                </div>
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn ExportMenu(table: Signal<Table>) -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let copy = move |kind: &'static str, f: fn(&Table) -> String| {
+        let text = table.with(f);
+        spawn_local(async move {
+            if browser::copy_text(&text).await {
+                state.notify(NoticeKind::Info, format!("Table copied as {kind}."), vec![]);
+            } else {
+                state.notify(NoticeKind::Warning, format!("The browser did not allow copying; the {kind} is below."), vec![text]);
+            }
+        });
+    };
+    let download = move |ext: &'static str, mime: &'static str, f: fn(&Table) -> String| {
+        let (name, text) = table.with(|t| (format!("{}.{ext}", t.id), f(t)));
+        browser::download(&name, mime, &text);
+    };
+    view! {
+        <details class="export">
+            <summary>"Export"</summary>
+            <div class="menu">
+                <button type="button" on:click=move |_| copy("CSV", to_csv)>"Copy CSV"</button>
+                <button type="button" on:click=move |_| copy("Markdown", to_markdown)>"Copy Markdown"</button>
+                <button type="button" on:click=move |_| copy("Confluence wiki markup", to_confluence)>"Copy Confluence"</button>
+                <button type="button" on:click=move |_| download("csv", "text/csv", to_csv)>"Download CSV"</button>
+                <button type="button" on:click=move |_| download("md", "text/markdown", to_markdown)>"Download Markdown"</button>
+                <button type="button" on:click=move |_| download("txt", "text/plain", to_confluence)>"Download Confluence"</button>
+            </div>
+        </details>
+    }
+}

@@ -1,0 +1,18 @@
+//! The browser UI (wasm32 only): app shell, state, loading, URL sync, components and views.
+
+mod app;
+mod browser;
+pub mod components;
+mod loader;
+mod panic;
+mod plotly_loader;
+mod state;
+mod views;
+
+pub use state::{provide_app_state, use_app_state, AppState};
+
+/// Installs the panic screen and mounts the app on `<body>`.
+pub fn mount() {
+    panic::install();
+    leptos::mount::mount_to_body(app::App);
+}

@@ -1,0 +1,99 @@
+//! App state: one context struct with a `provide_*`/`use_*` pair. Everything the URL restores
+//! lives in `url`; derived values are memos, never stored.
+
+use crate::analysis::{self, Row};
+use crate::bundle::Run;
+use crate::model::Workspace;
+use crate::urlstate::{Theme, UrlState};
+use leptos::prelude::*;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoticeKind {
+    Error,
+    Warning,
+    Info,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub id: u64,
+    pub kind: NoticeKind,
+    pub text: String,
+    /// Details (e.g. the list of warnings), shown collapsed.
+    pub details: Vec<String>,
+}
+
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub workspace: RwSignal<Workspace>,
+    pub url: RwSignal<UrlState>,
+    pub notices: RwSignal<Vec<Notice>>,
+    /// Loads in flight (files being read, URLs being fetched).
+    pub busy: RwSignal<u32>,
+    pub system_dark: RwSignal<bool>,
+    /// Selected run ids, baseline first.
+    pub selected: Memo<Vec<String>>,
+    /// Labels of the selected runs.
+    pub labels: Memo<Vec<String>>,
+    /// The comparison of the selected runs at the current threshold.
+    pub rows: Memo<Vec<Row>>,
+    pub dark: Memo<bool>,
+}
+
+impl AppState {
+    pub fn notify(&self, kind: NoticeKind, text: impl Into<String>, details: Vec<String>) {
+        let text = text.into();
+        self.notices.update(|n| {
+            let id = n.iter().map(|x| x.id).max().unwrap_or(0) + 1;
+            n.push(Notice { id, kind, text, details });
+        });
+    }
+
+    /// Clones of the selected runs (for views that need the runs themselves).
+    pub fn selected_runs(&self) -> Vec<Run> {
+        let ids = self.selected.get();
+        self.workspace.with(|w| ids.iter().filter_map(|id| w.run(id).cloned()).collect())
+    }
+}
+
+pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
+    let workspace = RwSignal::new(Workspace::default());
+    let url = RwSignal::new(url);
+    let selected = Memo::new(move |_| url.with(|u| workspace.with(|w| u.selected_runs(w))));
+    let labels = Memo::new(move |_| {
+        let ids = selected.get();
+        workspace.with(|w| ids.iter().filter_map(|id| w.run(id).map(|r| r.label.clone())).collect())
+    });
+    let threshold = Memo::new(move |_| url.with(|u| u.threshold_pct) / 100.0);
+    let rows = Memo::new(move |_| {
+        let ids = selected.get();
+        let t = threshold.get();
+        workspace.with(|w| {
+            let runs: Vec<&Run> = ids.iter().filter_map(|id| w.run(id)).collect();
+            analysis::compare(&runs, t)
+        })
+    });
+    let system_dark = RwSignal::new(system_dark);
+    let dark = Memo::new(move |_| match url.with(|u| u.theme) {
+        Some(Theme::Dark) => true,
+        Some(Theme::Light) => false,
+        None => system_dark.get(),
+    });
+    let state = AppState {
+        workspace,
+        url,
+        notices: RwSignal::new(Vec::new()),
+        busy: RwSignal::new(0),
+        system_dark,
+        selected,
+        labels,
+        rows,
+        dark,
+    };
+    provide_context(state);
+    state
+}
+
+pub fn use_app_state() -> AppState {
+    expect_context::<AppState>()
+}

@@ -1,0 +1,65 @@
+//! Index sizes: store size by index per run (stacked bars), deltas between runs, and each run's
+//! `_cat/indices` table in binary units.
+
+use crate::model::Section;
+use crate::tables::{compare_table, indices_table, RowFilter};
+use crate::ui::components::chart::{configured, themed, Chart};
+use crate::ui::components::table_view::TableView;
+use leptos::prelude::*;
+use plotly::{Bar, Layout, Plot};
+
+#[component]
+pub fn Indices() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let runs = Memo::new(move |_| state.selected_runs());
+    let has_any = move || runs.with(|r| r.iter().any(|r| !r.indices.is_empty()));
+    let figure = move || {
+        let dark = state.dark.get();
+        runs.with(|runs| {
+            let labels: Vec<String> = runs.iter().map(|r| r.label.clone()).collect();
+            let mut names: Vec<String> = Vec::new();
+            for r in runs {
+                for x in &r.indices {
+                    if !names.contains(&x.index) {
+                        names.push(x.index.clone());
+                    }
+                }
+            }
+            let mut plot = Plot::new();
+            for name in &names {
+                let gib: Vec<Option<f64>> = runs
+                    .iter()
+                    .map(|r| r.indices.iter().find(|x| &x.index == name).and_then(|x| x.store_size).map(|b| b.0 as f64 / (1u64 << 30) as f64))
+                    .collect();
+                plot.add_trace(Bar::new(labels.clone(), gib).name(name).hover_template("%{x}<br>%{fullData.name}: %{y:.1f} GiB<extra></extra>"));
+            }
+            plot.set_layout(
+                themed(Layout::new(), dark)
+                    .height(380)
+                    .bar_mode(plotly::layout::BarMode::Stack)
+                    .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10))
+                    .y_axis(plotly::layout::Axis::new().title("store size (GiB, with replicas)").auto_margin(true)),
+            );
+            configured(plot, "index-store-size", false)
+        })
+    };
+    let deltas = Signal::derive(move || {
+        let labels = state.labels.get();
+        state.rows.with(|rows| compare_table(rows, &labels, Section::Index, &RowFilter::default()))
+    });
+    view! {
+        <div class="indices">
+            <Show when=has_any fallback=|| view! {
+                <p class="empty">"The selected runs have no search-index statistics. Bundles carry _cat/indices rows in runs[].indices."</p>
+            }>
+                <h2>"Store size by index"</h2>
+                <Chart figure=figure label="Stacked store size by index for each selected run"/>
+                <TableView table=deltas group_rows=true/>
+                {move || runs.get().into_iter().filter(|r| !r.indices.is_empty()).map(|run| {
+                    let t = indices_table(&run);
+                    view! { <TableView table=Signal::derive(move || t.clone())/> }
+                }).collect_view()}
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,81 @@
+//! The landing page: drop zone, file picker, paste box and the example gallery.
+
+use crate::ui::app::OpenButton;
+use crate::ui::loader;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+struct Example {
+    file: String,
+    title: String,
+    description: String,
+}
+
+#[component]
+pub fn Landing() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let examples = RwSignal::new(None::<Result<Vec<Example>, String>>);
+    spawn_local(async move {
+        let r = match gloo::net::http::Request::get("examples/index.json").send().await {
+            Ok(resp) if resp.ok() => resp.json::<Vec<Example>>().await.map_err(|e| e.to_string()),
+            Ok(resp) => Err(format!("HTTP {}", resp.status())),
+            Err(e) => Err(e.to_string()),
+        };
+        examples.set(Some(r));
+    });
+    let open_example = move |file: String| {
+        let src = format!("examples/{file}");
+        state.url.update(|u| u.src = vec![src.clone()]);
+        loader::load_urls(state, vec![src]);
+    };
+    let pasted = RwSignal::new(String::new());
+    let load_pasted = move |_| {
+        let text = pasted.get_untracked();
+        if loader::ingest(state, "pasted text", text.as_bytes()) {
+            pasted.set(String::new());
+        }
+    };
+    view! {
+        <main id="main" class="landing">
+            <section class="hero">
+                <h1>"Compare performance-test runs"</h1>
+                <p class="lead">"Drop a runlens results bundle anywhere on this page to see what got better or worse between runs: latency per transaction, CPU and memory per service, search-index sizes and configuration. Nothing leaves your browser."</p>
+                <div class="drop-target" data-testid="drop-zone">
+                    <p><strong>"Drop bundle files here"</strong>" (.json; several at once join one workspace)"</p>
+                    <OpenButton/>
+                </div>
+            </section>
+            <section class="examples" aria-labelledby="examples-h">
+                <h2 id="examples-h">"Examples"</h2>
+                {move || match examples.get() {
+                    None => view! { <p class="empty">"Loading the example list…"</p> }.into_any(),
+                    Some(Err(e)) => view! { <p class="empty">{format!("The example list could not be loaded ({e}).")}</p> }.into_any(),
+                    Some(Ok(list)) => view! {
+                        <ul class="gallery">
+                            {list.into_iter().map(|ex| {
+                                let file = ex.file.clone();
+                                view! {
+                                    <li>
+                                        <button type="button" class="card" data-example=ex.file.clone() on:click=move |_| open_example(file.clone())>
+                                            <span class="card-title">{ex.title}</span>
+                                            <span class="card-text">{ex.description}</span>
+                                        </button>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }.into_any(),
+                }}
+            </section>
+            <section class="paste" aria-labelledby="paste-h">
+                <h2 id="paste-h">"Paste a bundle"</h2>
+                <textarea rows="5" placeholder="{\"format\": \"runlens-bundle\", \"version\": 1, …}" data-testid="paste"
+                    prop:value=move || pasted.get() on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
+                <button type="button" on:click=load_pasted disabled=move || pasted.with(|p| p.trim().is_empty())>"Load pasted JSON"</button>
+                <p class="hint">"The format is documented in docs/bundle-format.md; its JSON Schema is at "<a href="schema/bundle-v1.schema.json">"schema/bundle-v1.schema.json"</a>"."</p>
+            </section>
+        </main>
+    }
+}

@@ -1,0 +1,104 @@
+//! Latency: per-transaction statistics of the selected runs with deltas; sortable (the sort is
+//! part of the URL), filterable, paged; a chart of one percentile per transaction across runs.
+
+use super::controls::{row_filter, FilterControls};
+use crate::model::Section;
+use crate::tables::{latency_table, LATENCY_COLUMNS};
+use crate::ui::components::chart::{configured, themed, Chart};
+use crate::ui::components::table_view::TableView;
+use leptos::prelude::*;
+use plotly::common::Orientation;
+use plotly::{Bar, Layout, Plot};
+
+const CHART_METRICS: [&str; 5] = ["mean", "median", "p90", "p95", "p99"];
+const CHART_MAX_BARS: usize = 30;
+
+/// Column index <-> URL `sort` value ("p95", "-p95", "transaction").
+fn sort_slug(col: usize) -> String {
+    match col {
+        0 => "transaction".into(),
+        1 => "run".into(),
+        i => LATENCY_COLUMNS.get(i - 2).map(|(m, _)| m.to_string()).unwrap_or_default(),
+    }
+}
+
+fn parse_sort(s: &str) -> Option<(usize, bool)> {
+    let (desc, name) = s.strip_prefix('-').map_or((false, s), |n| (true, n));
+    (0..LATENCY_COLUMNS.len() + 2).find(|i| sort_slug(*i) == name).map(|i| (i, desc))
+}
+
+#[component]
+pub fn Latency() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let filter = row_filter(state);
+    let has_any = move || state.rows.with(|r| r.iter().any(|r| r.section == Section::Transaction));
+    let table = Signal::derive(move || {
+        let labels = state.labels.get();
+        let f = filter.get();
+        state.rows.with(|rows| latency_table(rows, &labels, &f))
+    });
+    // The sort lives in the URL; this signal mirrors it both ways.
+    let sort = RwSignal::new(state.url.with_untracked(|u| u.sort.as_deref().and_then(parse_sort)));
+    Effect::new(move |_| {
+        let s = sort.get().map(|(c, d)| format!("{}{}", if d { "-" } else { "" }, sort_slug(c)));
+        if state.url.with_untracked(|u| u.sort != s) {
+            state.url.update(|u| u.sort = s);
+        }
+    });
+    let metric = RwSignal::new("p95");
+    let figure = move || {
+        let m = metric.get();
+        let labels = state.labels.get();
+        let f = filter.get();
+        let dark = state.dark.get();
+        state.rows.with(|rows| {
+            let mut picked: Vec<&crate::analysis::Row> = rows
+                .iter()
+                .filter(|r| r.section == Section::Transaction && r.metric == m && f.keeps(r))
+                .collect();
+            // The slowest transactions (by the baseline, else any run) are the ones worth a bar.
+            let top = |r: &crate::analysis::Row| r.cells.iter().filter_map(|c| c.value).fold(0.0, f64::max);
+            picked.sort_by(|a, b| top(b).partial_cmp(&top(a)).unwrap_or(std::cmp::Ordering::Equal));
+            picked.truncate(CHART_MAX_BARS);
+            picked.reverse();
+            let names: Vec<String> = picked.iter().map(|r| r.key.clone()).collect();
+            let mut plot = Plot::new();
+            for (i, label) in labels.iter().enumerate() {
+                let xs: Vec<Option<f64>> = picked.iter().map(|r| r.cells.get(i).and_then(|c| c.value)).collect();
+                plot.add_trace(Bar::new(xs, names.clone()).orientation(Orientation::Horizontal).name(label));
+            }
+            let height = 120 + 22 * names.len().max(1) * labels.len().clamp(1, 3);
+            let layout = themed(Layout::new(), dark)
+                .height(height)
+                .bar_mode(plotly::layout::BarMode::Group)
+                .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(40))
+                .legend(plotly::layout::Legend::new().orientation(Orientation::Horizontal).y(1.02).x(0.0))
+                .x_axis(plotly::layout::Axis::new().title(format!("{m} latency (ms)")).auto_margin(true));
+            plot.set_layout(layout);
+            configured(plot, &format!("latency-{m}"), false)
+        })
+    };
+    view! {
+        <div class="latency">
+            <Show when=has_any fallback=|| view! {
+                <p class="empty">"The selected runs have no per-transaction latency. Bundles carry it in runs[].transactions."</p>
+            }>
+                <FilterControls placeholder="Filter transactions"/>
+                <div class="chart-head">
+                    <h2>"Slowest transactions"</h2>
+                    <label>"Percentile "
+                        <select on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            if let Some(m) = CHART_METRICS.iter().find(|m| **m == v) { metric.set(m) }
+                        } data-testid="chart-metric">
+                            {CHART_METRICS.iter().map(|m| view! { <option value=*m selected=*m == "p95">{*m}</option> }).collect_view()}
+                        </select>
+                    </label>
+                    <span class="hint">{format!("up to {CHART_MAX_BARS} transactions, slowest first")}</span>
+                </div>
+                <Chart figure=figure label="Latency percentile per transaction for each selected run"/>
+                <TableView table=table page_size=50 sort=sort group_rows=true/>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,146 @@
+//! Overview: the report in the author's words, the headline deltas of the selected pair, the
+//! runs table, errors and notes.
+
+use crate::analysis::Verdict;
+use crate::format;
+use crate::model::Section;
+use crate::tables::runs_table;
+use crate::ui::components::{table_view::TableView, verdict_class};
+use leptos::prelude::*;
+
+/// Only http(s) links become anchors; anything else (javascript:, data:) is shown as text.
+fn safe_href(url: &str) -> Option<String> {
+    let u = url.trim();
+    let lower = u.to_ascii_lowercase();
+    (lower.starts_with("https://") || lower.starts_with("http://")).then(|| u.to_string())
+}
+
+fn link_or_text(text: String, url: Option<String>) -> AnyView {
+    match url.as_deref().and_then(safe_href) {
+        Some(href) => view! { <a href=href target="_blank" rel="noopener noreferrer">{text}</a> }.into_any(),
+        None => view! { <span>{text}</span> }.into_any(),
+    }
+}
+
+#[component]
+pub fn Overview() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let sources = move || state.workspace.with(|w| w.sources.clone());
+    let runs = Signal::derive(move || state.workspace.with(runs_table));
+    let headline = move || {
+        let labels = state.labels.get();
+        state.rows.with(|rows| {
+            rows.iter()
+                .filter(|r| matches!(r.section, Section::Duration | Section::Kpi) && r.cells.len() >= 2)
+                .filter(|r| r.cells[0].value.is_some() && r.cells[1].value.is_some())
+                .take(8)
+                .map(|r| {
+                    let (b, c) = (&r.cells[0], &r.cells[1]);
+                    let fmt = |v: Option<f64>| v.map(|v| format::value(v, r.unit)).unwrap_or_default();
+                    let rel = c.rel.map(format::relative).unwrap_or_else(|| c.abs.map(|a| format::delta(a, r.unit)).unwrap_or_default());
+                    let class = format!("headline-card {}", verdict_class(c.verdict));
+                    let verdict = c.verdict;
+                    view! {
+                        <div class=class data-key=r.key.clone()>
+                            <div class="h-name">{r.key.clone()}</div>
+                            <div class="h-rel">{rel}<span class="h-verdict">{verdict_word(verdict)}</span></div>
+                            <div class="h-values">{fmt(c.value)}" vs "{fmt(b.value)}</div>
+                            <div class="h-runs">{format!("{} vs {}", labels.get(1).cloned().unwrap_or_default(), labels.first().cloned().unwrap_or_default())}</div>
+                        </div>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let errors = move || {
+        state.selected_runs().into_iter().flat_map(|r| {
+            let label = r.label.clone();
+            r.errors.into_iter().map(move |e| (label.clone(), e))
+        }).collect::<Vec<_>>()
+    };
+    view! {
+        <div class="overview">
+            {move || sources().into_iter().map(|s| {
+                let r = s.report;
+                let n_notes = r.notes.len();
+                view! {
+                    <article class="report">
+                        <h1>{r.title.clone()}</h1>
+                        <p class="source">"From "{s.name.clone()}</p>
+                        {r.purpose.clone().map(|p| view! { <p class="purpose">{p}</p> })}
+                        <Show when={let t = !r.tickets.is_empty(); move || t}>
+                            <ul class="tickets" aria-label="Tickets">
+                                {r.tickets.iter().map(|t| view! {
+                                    <li>
+                                        {link_or_text(t.id.clone(), t.url.clone())}
+                                        {t.relation.clone().map(|x| view! { <span class="rel">{x}</span> })}
+                                        {t.title.clone().map(|x| view! { <span class="ttl">{x}</span> })}
+                                    </li>
+                                }).collect_view()}
+                            </ul>
+                        </Show>
+                        <div class="two-col">
+                            <section>
+                                <h2>"Summary"</h2>
+                                <ul>{r.summary.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
+                                <Show when={let e = r.summary.is_empty(); move || e}><p class="empty">"The report has no summary."</p></Show>
+                            </section>
+                            <section>
+                                <h2>"Recommendations"</h2>
+                                <ul>{r.recommendations.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
+                                <Show when={let e = r.recommendations.is_empty(); move || e}><p class="empty">"No recommendations were given."</p></Show>
+                                {r.environment.clone().map(|e| view! { <h3>"Environment"</h3><p>{e}</p> })}
+                                <Show when={let l = !r.links.is_empty(); move || l}>
+                                    <h3>"Links"</h3>
+                                    <ul>{r.links.iter().map(|l| view! { <li>{link_or_text(l.label.clone(), Some(l.url.clone()))}</li> }).collect_view()}</ul>
+                                </Show>
+                            </section>
+                        </div>
+                        <Show when=move || n_notes != 0>
+                            <details class="report-notes">
+                                <summary>{format!("Notes on this report ({n_notes})")}</summary>
+                                <ul>{r.notes.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
+                            </details>
+                        </Show>
+                    </article>
+                }
+            }).collect_view()}
+            <section class="headline" aria-labelledby="headline-h">
+                <h2 id="headline-h">"Headline"</h2>
+                <div class="headline-cards">{headline}</div>
+                <Show when=move || state.labels.with(|l| l.len() < 2)>
+                    <p class="empty">"Pick a candidate run above to see what changed."</p>
+                </Show>
+            </section>
+            <section aria-label="Runs">
+                <TableView table=runs/>
+            </section>
+            <Show when=move || !errors().is_empty()>
+                <section class="errors">
+                    <h2>"Errors in the selected runs"</h2>
+                    <ul>
+                        {move || errors().into_iter().map(|(run, e)| view! {
+                            <li>
+                                <span class="run-tag">{run}</span>
+                                <code>{e.message}</code>
+                                {e.count.map(|c| view! { <span class="count">{format!(" ×{}", format::number(c as f64))}</span> })}
+                                {(!e.services.is_empty()).then(|| view! { <span class="services">{format!(" on {}", e.services.join(", "))}</span> })}
+                                {e.note.map(|n| view! { <span class="note">{format!(" — {n}")}</span> })}
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                </section>
+            </Show>
+        </div>
+    }
+}
+
+fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Better => " better",
+        Verdict::Worse => " worse",
+        Verdict::Same => " within noise",
+        Verdict::Changed => " changed",
+        _ => "",
+    }
+}

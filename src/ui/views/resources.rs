@@ -1,0 +1,97 @@
+//! Resources: CPU, memory, DB CPU and connections per service per run, with deltas; a bar chart
+//! of averages and peaks; time-series charts where the bundle has series.
+
+use super::controls::{row_filter, FilterControls};
+use crate::bundle::Unit;
+use crate::model::Section;
+use crate::tables::compare_table;
+use crate::ui::components::chart::{configured, themed, Chart};
+use crate::ui::components::table_view::TableView;
+use leptos::prelude::*;
+use plotly::{Bar, Layout, Plot, Scatter};
+
+#[component]
+pub fn Resources() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let filter = row_filter(state);
+    let has_any = move || state.rows.with(|r| r.iter().any(|r| r.section == Section::Resource));
+    let table = Signal::derive(move || {
+        let labels = state.labels.get();
+        let f = filter.get();
+        state.rows.with(|rows| compare_table(rows, &labels, Section::Resource, &f))
+    });
+    let stat = RwSignal::new("average");
+    let figure = move || {
+        let s = stat.get();
+        let labels = state.labels.get();
+        let f = filter.get();
+        let dark = state.dark.get();
+        state.rows.with(|rows| {
+            let picked: Vec<&crate::analysis::Row> = rows
+                .iter()
+                .filter(|r| r.section == Section::Resource && r.metric == s && r.unit == Unit::Percent && f.keeps(r))
+                .collect();
+            let names: Vec<String> = picked.iter().map(|r| r.key.clone()).collect();
+            let mut plot = Plot::new();
+            for (i, label) in labels.iter().enumerate() {
+                let ys: Vec<Option<f64>> = picked.iter().map(|r| r.cells.get(i).and_then(|c| c.value)).collect();
+                plot.add_trace(Bar::new(names.clone(), ys).name(label));
+            }
+            plot.set_layout(
+                themed(Layout::new(), dark)
+                    .height(380)
+                    .bar_mode(plotly::layout::BarMode::Group)
+                    .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10))
+                    .legend(plotly::layout::Legend::new().orientation(plotly::common::Orientation::Horizontal).y(1.1).x(0.0))
+                    .y_axis(plotly::layout::Axis::new().title(format!("{s} utilization (%)")).auto_margin(true)),
+            );
+            configured(plot, &format!("resources-{s}"), false)
+        })
+    };
+    let has_series = move || state.selected_runs().iter().any(|r| r.resources.iter().any(|x| x.series.is_some()));
+    let series = move || {
+        let dark = state.dark.get();
+        let runs = state.selected_runs();
+        let mut plot = Plot::new();
+        for run in &runs {
+            for r in &run.resources {
+                if let Some(s) = &r.series {
+                    let n = s.t_s.len().min(s.values.len());
+                    let mins: Vec<f64> = s.t_s[..n].iter().map(|t| t / 60.0).collect();
+                    plot.add_trace(Scatter::new(mins, s.values[..n].to_vec()).name(format!("{} · {} · {}", run.label, r.service, r.metric)));
+                }
+            }
+        }
+        plot.set_layout(
+            themed(Layout::new(), dark)
+                .height(360)
+                .x_axis(plotly::layout::Axis::new().title("minutes since start"))
+                .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10)),
+        );
+        configured(plot, "resources-series", false)
+    };
+    view! {
+        <div class="resources">
+            <Show when=has_any fallback=|| view! {
+                <p class="empty">"The selected runs have no resource figures. Bundles carry them in runs[].resources."</p>
+            }>
+                <FilterControls placeholder="Filter services or metrics"/>
+                <div class="chart-head">
+                    <h2>"Utilization per service"</h2>
+                    <label>"Show "
+                        <select on:change=move |ev| stat.set(if event_target_value(&ev) == "peak" { "peak" } else { "average" })>
+                            <option value="average" selected=true>"average"</option>
+                            <option value="peak">"peak / initial spike"</option>
+                        </select>
+                    </label>
+                </div>
+                <Chart figure=figure label="Resource utilization per service for each selected run"/>
+                <TableView table=table group_rows=true/>
+                <Show when=has_series>
+                    <h2>"Over time"</h2>
+                    <Chart figure=series label="Resource utilization over time"/>
+                </Show>
+            </Show>
+        </div>
+    }
+}
