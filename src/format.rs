@@ -91,9 +91,13 @@ pub fn value(v: f64, unit: Unit) -> String {
     }
 }
 
-/// A signed absolute delta in the value's unit: "+12 ms", "−1 h 20 min", "+0.6 GiB".
+/// A signed absolute delta in the value's unit: "+12 ms", "−1 h 20 min", "+0.6 GiB"; percent
+/// changes in percentage points ("+27 pp").
 pub fn delta(d: f64, unit: Unit) -> String {
-    let body = value(d.abs(), unit);
+    let body = match unit {
+        Unit::Percent => format!("{} pp", number(d.abs())),
+        _ => value(d.abs(), unit),
+    };
     if d > 0.0 {
         format!("+{body}")
     } else if d < 0.0 {
@@ -157,6 +161,7 @@ mod tests {
         assert_eq!(delta(-4980.0, Unit::S), "−1 h 23 min");
         assert_eq!(delta(12.0, Unit::Ms), "+12 ms");
         assert_eq!(value(200.0, Unit::Percent), "200%");
+        assert_eq!(delta(-24.0, Unit::Percent), "−24 pp");
         assert_eq!(value(55.0, Unit::PerSecond), "55/s");
     }
 }

@@ -222,13 +222,18 @@ impl UrlState {
         if !picked.is_empty() {
             return picked;
         }
-        let (db, dc) = ws.default_pair().unwrap_or_default();
-        let base = self.base.as_ref().filter(exists).cloned().unwrap_or(db);
-        let cand = self.cand.as_ref().filter(exists).cloned().unwrap_or(dc);
-        match (base.is_empty(), base == cand) {
-            (true, _) => vec![],
-            (false, true) => vec![base],
-            (false, false) => vec![base, cand],
+        let defaults = ws.default_selection();
+        let base = self.base.as_ref().filter(exists).cloned();
+        let cand = self.cand.as_ref().filter(exists).cloned();
+        if base.is_none() && cand.is_none() {
+            return defaults;
+        }
+        let base = base.or_else(|| defaults.first().cloned()).unwrap_or_default();
+        let cand = cand.or_else(|| defaults.iter().find(|d| **d != base).cloned()).unwrap_or_default();
+        if cand.is_empty() || base == cand {
+            vec![base]
+        } else {
+            vec![base, cand]
         }
     }
 
@@ -289,9 +294,9 @@ mod tests {
         let run = |id: &str| Run { id: id.into(), label: id.into(), ..Default::default() };
         ws.add("b", Bundle { format: "runlens-bundle".into(), version: 1, report: Report::default(),
             runs: vec![run("a"), run("b"), run("c")],
-            comparisons: vec![Comparison { baseline: "c".into(), candidates: vec!["a".into()], ..Default::default() }] }, vec![]);
+            comparisons: vec![Comparison { baseline: "c".into(), candidates: vec!["a".into(), "b".into()], ..Default::default() }] }, vec![]);
         let mut s = UrlState::default();
-        assert_eq!(s.selected_runs(&ws), vec!["c", "a"]);
+        assert_eq!(s.selected_runs(&ws), vec!["c", "a", "b"], "the declared comparison, all candidates");
         s.cand = Some("b".into());
         assert_eq!(s.selected_runs(&ws), vec!["c", "b"]);
         s.select_runs(vec!["b".into(), "zz".into(), "a".into(), "c".into()]);

@@ -134,7 +134,14 @@ pub fn compare(runs: &[&Run], threshold: f64) -> Vec<Row> {
             })
             .collect();
     }
-    rows.sort_by_key(|r| r.section); // stable: keeps first-appearance order inside a section
+    // Group by section, then by key in order of first appearance (a key's metrics stay together
+    // even when a later run adds metrics the baseline lacks); stable inside a key.
+    let mut key_order: HashMap<(Section, String), usize> = HashMap::new();
+    for r in &rows {
+        let n = key_order.len();
+        key_order.entry((r.section, r.key.clone())).or_insert(n);
+    }
+    rows.sort_by_key(|r| (r.section, key_order[&(r.section, r.key.clone())]));
     rows
 }
 
@@ -183,6 +190,17 @@ mod tests {
         assert_eq!(rows.iter().find(|r| r.section == Section::Duration).unwrap().cells[1].verdict, Verdict::Added);
         assert_eq!(rows.iter().find(|r| r.key == "docs").unwrap().cells[1].verdict, Verdict::Changed);
         assert_eq!(p95.cells[0].verdict, Verdict::Baseline);
+    }
+
+    #[test]
+    fn metrics_of_one_key_stay_together() {
+        use crate::bundle::{Phase, Resource};
+        let res = |phases: Vec<Phase>| Resource { service: "s".into(), metric: "cpu".into(), unit: Unit::Percent, average: Some(1.0), phases, ..Default::default() };
+        let other = Resource { service: "t".into(), metric: "cpu".into(), unit: Unit::Percent, average: Some(2.0), ..Default::default() };
+        let a = Run { id: "a".into(), resources: vec![res(vec![]), other.clone()], ..Default::default() };
+        let b = Run { id: "b".into(), resources: vec![res(vec![Phase { label: "late".into(), average: Some(3.0), peak: None }]), other], ..Default::default() };
+        let keys: Vec<(String, String)> = compare(&[&a, &b], 0.05).into_iter().map(|r| (r.key, r.metric)).collect();
+        assert_eq!(keys, vec![("s · cpu".into(), "average".into()), ("s · cpu".into(), "average (late)".into()), ("t · cpu".into(), "average".into())]);
     }
 
     #[test]

@@ -65,15 +65,13 @@ impl Workspace {
         self.runs.iter().map(|r| &r.run)
     }
 
-    /// The default pair: the first declared comparison, else the first two runs.
-    pub fn default_pair(&self) -> Option<(String, String)> {
+    /// The runs shown when the URL names none, baseline first: the first declared comparison,
+    /// else the first two runs.
+    pub fn default_selection(&self) -> Vec<String> {
         if let Some(c) = self.comparisons.first() {
-            return Some((c.baseline.clone(), c.candidates.first()?.clone()));
+            return std::iter::once(&c.baseline).chain(&c.candidates).cloned().collect();
         }
-        let mut it = self.runs.iter();
-        let a = it.next()?;
-        let b = it.next().unwrap_or(a);
-        Some((a.run.id.clone(), b.run.id.clone()))
+        self.runs.iter().take(2).map(|r| r.run.id.clone()).collect()
     }
 
     /// Back to one bundle: the first source's report, every run and comparison. Loads back equal.
@@ -118,6 +116,6 @@ mod tests {
         assert_eq!(w.runs.len(), 4);
         assert_eq!(w.comparisons[1].baseline, "x~2");
         assert_eq!(w.runs[2].source, 1);
-        assert_eq!(w.default_pair(), Some(("x".into(), "y".into())));
+        assert_eq!(w.default_selection(), vec!["x", "y"]);
     }
 }

@@ -260,18 +260,19 @@ pub fn indices_table(run: &Run) -> Table {
 }
 
 /// Module and infrastructure settings side by side; changed values highlighted.
-pub fn config_table(rows: &[ConfigRow], labels: &[String], changed_only: bool) -> Table {
-    let mut columns = vec![Column::text("Group"), Column::text("Module / component"), Column::text("Setting")];
+pub fn config_table(rows: &[ConfigRow], labels: &[String], changed_only: bool, group_name: &str) -> Table {
+    let first = if group_name == "Modules" { "Module" } else { "Component" };
+    let mut columns = vec![Column::text(first), Column::text("Setting")];
     columns.extend(labels.iter().map(|l| Column::text(l.clone())));
     let mut out = Vec::new();
     let mut last: Option<&str> = None;
     let mut group = 0;
-    for r in rows.iter().filter(|r| !changed_only || r.changed) {
+    for r in rows.iter().filter(|r| r.group == group_name && (!changed_only || r.changed)) {
         if last != Some(r.item.as_str()) {
             group += 1;
             last = Some(&r.item);
         }
-        let mut cells = vec![Cell::text(r.group), Cell::text(&r.item), Cell::text(&r.setting)];
+        let mut cells = vec![Cell::text(&r.item), Cell::text(&r.setting)];
         cells.extend(r.values.iter().map(|v| match v {
             Some(v) => {
                 let mut c = Cell::text(v.clone());
@@ -287,7 +288,8 @@ pub fn config_table(rows: &[ConfigRow], labels: &[String], changed_only: bool) -
         }));
         out.push(Row { cells, group, highlight: r.changed });
     }
-    Table { id: "config".into(), caption: "Configuration".into(), columns, rows: out }
+    let id = format!("config-{}", group_name.to_lowercase());
+    Table { id, caption: group_name.into(), columns, rows: out }
 }
 
 #[cfg(test)]

@@ -96,13 +96,15 @@ fn Header() -> impl IntoView {
             <span class="report-title">{title}</span>
             <span class="spacer"></span>
             <super::components::share::ShareButtons/>
-            <OpenButton/>
+            <Show when=move || state.workspace.with(|w| !w.is_empty())>
+                <OpenButton/>
+            </Show>
             <Show when=move || state.workspace.with(|w| !w.is_empty())>
                 <button type="button" class="ghost" on:click=close_all.clone() title="Close all bundles">"Close all"</button>
             </Show>
             <button type="button" class="ghost theme-toggle" on:click=toggle_theme
                 aria-label=move || if state.dark.get() { "Switch to light theme" } else { "Switch to dark theme" }>
-                {move || if state.dark.get() { "☀ Light" } else { "☾ Dark" }}
+                {move || if state.dark.get() { "☀" } else { "☾" }}
             </button>
         </header>
     }

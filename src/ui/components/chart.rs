@@ -30,6 +30,7 @@ pub fn configured(mut plot: Plot, file_name: &str, svg: bool) -> Plot {
         Configuration::new()
             .responsive(true)
             .display_logo(false)
+            .display_mode_bar(plotly::configuration::DisplayModeBar::Hover)
             .to_image_button_options(ToImageButtonOptions::new().format(format).filename(file_name).scale(2)),
     );
     plot

@@ -42,10 +42,12 @@ pub fn TableView(
                         _ => "none",
                     };
                     let click = move |_| {
+                        // Numbers sort largest first, text A to Z; a second click reverses,
+                        // a third restores the table's own order.
                         sort.update(|s| {
                             *s = match *s {
-                                Some((col, false)) if col == i => Some((i, true)),
-                                Some((col, true)) if col == i => None,
+                                Some((col, desc)) if col == i && desc == numeric => Some((i, !numeric)),
+                                Some((col, _)) if col == i => None,
                                 _ => Some((i, numeric)),
                             }
                         })
@@ -131,7 +133,7 @@ pub fn TableView(
                         let (p, n) = (page.get(), rows_total.get());
                         format!("Rows {}–{} of {}", p * page_size + 1, ((p + 1) * page_size).min(n), crate::format::number(n as f64))
                     }}</span>
-                    <button type="button" class="ghost" disabled=move || page.get() + 1 >= pages() on:click=move |_| page.update(|p| *p += 1)>"Next ›"</button>
+                    <button type="button" class="ghost" disabled=move || { page.get() + 1 >= pages() } on:click=move |_| page.update(|p| *p += 1)>"Next ›"</button>
                 </div>
             </Show>
         </div>

@@ -10,24 +10,31 @@ use leptos::prelude::*;
 pub fn Config() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let changed_only = RwSignal::new(false);
-    let table = Signal::derive(move || {
-        let labels = state.labels.get();
+    let diff = Memo::new(move |_| {
         let runs = state.selected_runs();
         let refs: Vec<&crate::bundle::Run> = runs.iter().collect();
-        config_table(&config_diff(&refs), &labels, changed_only.get())
+        config_diff(&refs)
     });
-    let n_changed = move || table.with(|t| t.rows.iter().filter(|r| r.highlight).count());
+    let table = move |group: &'static str| {
+        Signal::derive(move || {
+            let labels = state.labels.get();
+            diff.with(|d| config_table(d, &labels, changed_only.get(), group))
+        })
+    };
+    let n_changed = move || diff.with(|d| d.iter().filter(|r| r.changed).count());
+    let has = move |group: &'static str| move || diff.with(|d| d.iter().any(|r| r.group == group));
     view! {
         <div class="config">
-            <Show when=move || table.with(|t| !t.rows.is_empty()) || changed_only.get() fallback=|| view! {
+            <Show when=move || diff.with(|d| !d.is_empty()) fallback=|| view! {
                 <p class="empty">"The selected runs state no module settings or infrastructure (runs[].modules, runs[].infrastructure)."</p>
             }>
                 <div class="controls">
-                    <label><input type="checkbox" prop:checked=move || changed_only.get()
+                    <label><input type="checkbox" prop:checked=move || changed_only.get() data-testid="changed-only"
                         on:change=move |ev| changed_only.set(event_target_checked(&ev))/>" Changed settings only"</label>
                     <span class="hint">{move || format!("{} setting(s) differ between the selected runs", n_changed())}</span>
                 </div>
-                <TableView table=table group_rows=false/>
+                <Show when=has("Modules")><TableView table=table("Modules") group_rows=true/></Show>
+                <Show when=has("Infrastructure")><TableView table=table("Infrastructure") group_rows=true/></Show>
             </Show>
         </div>
     }

@@ -11,7 +11,17 @@ use plotly::common::Orientation;
 use plotly::{Bar, Layout, Plot};
 
 const CHART_METRICS: [&str; 5] = ["mean", "median", "p90", "p95", "p99"];
-const CHART_MAX_BARS: usize = 30;
+const CHART_MAX_BARS: usize = 20;
+const LABEL_MAX_CHARS: usize = 48;
+
+/// Long transaction names are shortened on the axis (the table has them in full).
+fn short_label(s: &str) -> String {
+    if s.chars().count() <= LABEL_MAX_CHARS {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(LABEL_MAX_CHARS - 1).collect::<String>())
+    }
+}
 
 /// Column index <-> URL `sort` value ("p95", "-p95", "transaction").
 fn sort_slug(col: usize) -> String {
@@ -61,18 +71,19 @@ pub fn Latency() -> impl IntoView {
             picked.sort_by(|a, b| top(b).partial_cmp(&top(a)).unwrap_or(std::cmp::Ordering::Equal));
             picked.truncate(CHART_MAX_BARS);
             picked.reverse();
-            let names: Vec<String> = picked.iter().map(|r| r.key.clone()).collect();
+            let names: Vec<String> = picked.iter().map(|r| short_label(&r.key)).collect();
+            let with_data = (0..labels.len()).filter(|i| picked.iter().any(|r| r.cells.get(*i).is_some_and(|c| c.value.is_some()))).count();
             let mut plot = Plot::new();
             for (i, label) in labels.iter().enumerate() {
                 let xs: Vec<Option<f64>> = picked.iter().map(|r| r.cells.get(i).and_then(|c| c.value)).collect();
                 plot.add_trace(Bar::new(xs, names.clone()).orientation(Orientation::Horizontal).name(label));
             }
-            let height = 120 + 22 * names.len().max(1) * labels.len().clamp(1, 3);
+            let height = 110 + (names.len().max(1) * (8 + 12 * with_data.clamp(1, 4))).min(900);
             let layout = themed(Layout::new(), dark)
                 .height(height)
                 .bar_mode(plotly::layout::BarMode::Group)
                 .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(40))
-                .legend(plotly::layout::Legend::new().orientation(Orientation::Horizontal).y(1.02).x(0.0))
+                .legend(plotly::layout::Legend::new().orientation(Orientation::Horizontal).y(1.0).x(0.0).y_anchor(plotly::common::Anchor::Bottom))
                 .x_axis(plotly::layout::Axis::new().title(format!("{m} latency (ms)")).auto_margin(true));
             plot.set_layout(layout);
             configured(plot, &format!("latency-{m}"), false)

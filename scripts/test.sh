@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Sets up the machine and runs every test tier of runlens, failing on the first failure:
+#   1. host `cargo test`: bundle format, model, analysis, tables, URL state, examples, fixtures, schema
+#   2. wasm-bindgen-test in headless Chromium: components (tables, chart wrapper)
+#   3. end-to-end: the release build served under /runlens/ (as GitHub Pages serves a project site),
+#      driven through WebDriver in headless Chromium
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+source scripts/env.sh
+export CHROMEDRIVER=/usr/bin/chromedriver
+
+tier() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+timed() { local t0=$SECONDS; "$@"; echo "   ($(( SECONDS - t0 )) s)"; }
+
+tier "1/3 host tests"
+timed cargo test --locked
+
+tier "2/3 component tests (wasm, headless Chromium)"
+timed cargo test --locked --target wasm32-unknown-unknown --test components
+
+tier "3/3 end-to-end tests (release build under /runlens/)"
+timed trunk build --release --public-url /runlens/ --dist target/e2e-dist
+RUNLENS_DIST="$PWD/target/e2e-dist" timed cargo test --locked --features e2e --test e2e -- --test-threads=2

@@ -1,0 +1,142 @@
+#![cfg(target_arch = "wasm32")]
+//! Component tests in headless Chromium: the table renderer (caption, scopes, deltas, sorting,
+//! paging) and the chart wrapper's contract with Plotly.js.
+
+use leptos::prelude::*;
+use plotly::{Bar, Plot};
+use runlens::analysis::{self, Verdict};
+use runlens::bundle::{Run, Transaction};
+use runlens::tables::{latency_table, RowFilter, Table};
+use runlens::ui::components::{chart::Chart, table_view::TableView};
+use runlens::urlstate::UrlState;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn host() -> web_sys::HtmlElement {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let div = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&div).unwrap();
+    div.dyn_into().unwrap()
+}
+
+async fn tick() {
+    gloo::timers::future::TimeoutFuture::new(20).await;
+}
+
+fn texts(root: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length()).map(|i| list.item(i).unwrap().text_content().unwrap_or_default()).collect()
+}
+
+fn latency_fixture(n: usize) -> Table {
+    let run = |id: &str, scale: f64| Run {
+        id: id.into(),
+        label: id.to_uppercase(),
+        transactions: (0..n)
+            .map(|i| Transaction {
+                name: format!("tx{i:04}"),
+                samples: Some(100),
+                p95_ms: Some((n - i) as f64 * 10.0 * scale),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    };
+    let (a, b) = (run("a", 1.0), run("b", 1.2));
+    let rows = analysis::compare(&[&a, &b], 0.05);
+    latency_table(&rows, &["A".into(), "B".into()], &RowFilter::default())
+}
+
+#[wasm_bindgen_test]
+async fn table_renders_caption_scopes_and_coloured_deltas() {
+    let root = host();
+    let table = latency_fixture(3);
+    let _h = leptos::mount::mount_to(root.clone(), move || {
+        runlens::ui::provide_app_state(UrlState::default(), false);
+        view! { <TableView table=Signal::derive(move || table.clone()) group_rows=true/> }
+    });
+    tick().await;
+    assert_eq!(texts(&root, "caption"), vec!["Latency per transaction"]);
+    assert_eq!(root.query_selector_all("thead th[scope=col]").unwrap().length(), 12);
+    assert_eq!(root.query_selector_all("tbody th[scope=row]").unwrap().length(), 6);
+    let worse = texts(&root, "tbody .delta.v-worse");
+    assert_eq!(worse.len(), 3, "every p95 of B is 20 % slower: {worse:?}");
+    assert!(worse.iter().all(|t| t == "+20.0%"), "{worse:?}");
+    // Follow-up rows of a group blank the transaction name.
+    assert_eq!(texts(&root, "tbody tr.follow th"), vec!["", "", ""]);
+    assert_eq!(Verdict::Worse.label(), "worse");
+}
+
+#[wasm_bindgen_test]
+async fn clicking_a_header_sorts_and_paging_limits_rows() {
+    let root = host();
+    let table = latency_fixture(120);
+    let _h = leptos::mount::mount_to(root.clone(), move || {
+        runlens::ui::provide_app_state(UrlState::default(), false);
+        view! { <TableView table=Signal::derive(move || table.clone()) page_size=50 group_rows=true/> }
+    });
+    tick().await;
+    assert_eq!(root.query_selector_all("tbody tr").unwrap().length(), 50);
+    assert!(texts(&root, ".pager span")[0].contains("of 240"));
+    let first = || texts(&root, "tbody tr:first-child th")[0].clone();
+    assert_eq!(first(), "tx0000");
+    // p95 is column 7 (transaction, run, samples, errors, mean, median, p90, p95).
+    let p95: web_sys::HtmlElement = root.query_selector("thead th:nth-child(8) button").unwrap().unwrap().dyn_into().unwrap();
+    let aria = || root.query_selector("thead th:nth-child(8)").unwrap().unwrap().get_attribute("aria-sort");
+    assert_eq!(aria().as_deref(), Some("none"));
+    p95.click();
+    tick().await;
+    assert_eq!(aria().as_deref(), Some("descending"), "numbers sort largest first on the first click");
+    assert_eq!(first(), "tx0000");
+    p95.click();
+    tick().await;
+    assert_eq!(aria().as_deref(), Some("ascending"));
+    assert_eq!(first(), "tx0119", "ascending p95 puts the fastest first");
+    let next: web_sys::HtmlElement = root.query_selector(".pager button:last-child").unwrap().unwrap().dyn_into().unwrap();
+    next.click();
+    tick().await;
+    let pager = texts(&root, ".pager span")[0].clone();
+    assert!(pager.starts_with("Rows 51–100"), "{pager}");
+    assert_eq!(first(), "tx0094", "page 2 of the ascending order");
+}
+
+#[wasm_bindgen_test]
+async fn chart_hands_the_figure_to_plotly_and_follows_its_signal() {
+    // A stand-in for Plotly.js that records what it is given.
+    js_sys::Function::new_no_args(
+        "window.__plots = []; window.Plotly = { react: (id, fig) => { window.__plots.push([id, fig]); return Promise.resolve(); } };",
+    )
+    .call0(&wasm_bindgen::JsValue::NULL)
+    .unwrap();
+    let root = host();
+    let name = RwSignal::new("first".to_string());
+    let _h = leptos::mount::mount_to(root.clone(), move || {
+        view! {
+            <Chart figure=move || {
+                let mut p = Plot::new();
+                p.add_trace(Bar::new(vec!["a", "b"], vec![1, 2]).name(name.get()));
+                p
+            } label="test chart"/>
+        }
+    });
+    tick().await;
+    let recorded = || js_sys::Reflect::get(&js_sys::global(), &"__plots".into()).unwrap().dyn_into::<js_sys::Array>().unwrap();
+    assert_eq!(recorded().length(), 1);
+    let div = root.query_selector(".chart").unwrap().unwrap();
+    assert_eq!(div.get_attribute("role").as_deref(), Some("img"));
+    assert_eq!(div.get_attribute("aria-label").as_deref(), Some("test chart"));
+    let call = recorded().get(0).dyn_into::<js_sys::Array>().unwrap();
+    assert_eq!(call.get(0).as_string(), Some(div.id()));
+    let trace_name = |call: &js_sys::Array| {
+        let fig = call.get(1);
+        let data = js_sys::Reflect::get(&fig, &"data".into()).unwrap().dyn_into::<js_sys::Array>().unwrap();
+        js_sys::Reflect::get(&data.get(0), &"name".into()).unwrap().as_string()
+    };
+    assert_eq!(trace_name(&call).as_deref(), Some("first"));
+    name.set("second".into());
+    tick().await;
+    assert_eq!(recorded().length(), 2, "a changed signal redraws");
+    assert_eq!(trace_name(&recorded().get(1).dyn_into().unwrap()).as_deref(), Some("second"));
+}
