@@ -309,3 +309,17 @@ fn every_fixture_file_has_an_expectation() {
     assert_eq!(files("valid"), valid, "tests/fixtures/valid and VALID differ");
     assert_eq!(files("invalid"), invalid, "tests/fixtures/invalid and INVALID differ");
 }
+
+#[test]
+fn gzip_bundles_load_by_content_and_broken_gzip_is_a_syntax_error() {
+    use std::io::Write;
+    let text = std::fs::read(dir("valid").join("minimal.json")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&text).unwrap();
+    let bytes = gz.finish().unwrap();
+    let loaded = runlens::bundle::load_bundle("minimal.json.gz", &bytes).unwrap();
+    assert_eq!(loaded.bundle, runlens::bundle::load_bundle("minimal.json", &text).unwrap().bundle);
+    let err = runlens::bundle::load_bundle("broken.json.gz", &bytes[..bytes.len() / 2]).unwrap_err();
+    assert_eq!(err.kind, runlens::bundle::LoadErrorKind::Syntax);
+    assert!(err.to_string().starts_with("broken.json.gz: the file looks gzip-compressed"), "{err}");
+}

@@ -71,7 +71,7 @@ impl Row {
     }
 }
 
-fn judge(base: Option<f64>, value: Option<f64>, direction: Direction, threshold: f64) -> Cell {
+pub(crate) fn judge(base: Option<f64>, value: Option<f64>, direction: Direction, threshold: f64) -> Cell {
     match (base, value) {
         (Some(b), Some(v)) => {
             let abs = v - b;

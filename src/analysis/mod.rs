@@ -3,6 +3,8 @@
 
 mod compare;
 mod config;
+mod grid;
 
 pub use compare::{compare, Cell, Row, Verdict};
+pub use grid::{grid, grid_dims, Grid, GridCell};
 pub use config::{config_diff, ConfigRow};

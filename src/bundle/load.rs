@@ -109,8 +109,23 @@ impl<'de> Deserialize<'de> for Header {
     }
 }
 
-/// Loads a bundle from bytes (UTF-8 JSON). `source` names the file in messages.
+/// Loads a bundle from bytes: UTF-8 JSON, or gzip-compressed JSON (`.json.gz`, recognised by
+/// content). `source` names the file in messages.
 pub fn load_bundle(source: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
+    let inflated;
+    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
+        inflated = gunzip(bytes).map_err(|e| LoadError {
+            kind: LoadErrorKind::Syntax,
+            source: source.into(),
+            path: None,
+            line: None,
+            column: None,
+            message: format!("the file looks gzip-compressed but could not be decompressed ({e})"),
+        })?;
+        &inflated[..]
+    } else {
+        bytes
+    };
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(text) => load_bundle_str(source, text),
@@ -123,6 +138,13 @@ pub fn load_bundle(source: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
             message: format!("the file is not UTF-8 text (bad byte at offset {})", e.valid_up_to()),
         }),
     }
+}
+
+fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::with_capacity(bytes.len() * 4);
+    flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out)?;
+    Ok(out)
 }
 
 /// Loads a bundle from JSON text. `source` names the file in messages.

@@ -25,13 +25,17 @@ pub fn App() -> impl IntoView {
         let m2 = mql.clone();
         gloo::events::EventListener::new(&mql, "change", move |_| state.system_dark.set(m2.matches())).forget();
     }
+    if !state.url.with_untracked(|u| u.embed) {
+        loader::restore(state);
+    }
     loader::load_urls(state, srcs);
     if state.url.with_untracked(|u| u.embed) {
         browser::observe_height_for_parent();
     }
 
-    let embed = move || state.url.with(|u| u.embed);
-    let has_runs = move || state.workspace.with(|w| !w.is_empty());
+    // Memos, so that the branches below re-render only when these change, not on every URL edit.
+    let embed = Memo::new(move |_| state.url.with(|u| u.embed));
+    let has_runs = Memo::new(move |_| state.workspace.with(|w| !w.is_empty()));
     let dragging = RwSignal::new(false);
 
     let on_drop = move |ev: web_sys::DragEvent| {
@@ -49,14 +53,14 @@ pub fn App() -> impl IntoView {
             class:embed=embed
             on:dragover=move |ev: web_sys::DragEvent| {
                 ev.prevent_default();
-                if !embed() { dragging.set(true); }
+                if !embed.get() { dragging.set(true); }
             }
             on:dragleave=move |ev: web_sys::DragEvent| {
                 if ev.related_target().is_none() { dragging.set(false); }
             }
             on:drop=on_drop
         >
-            <Show when=move || !embed()>
+            <Show when=move || !embed.get()>
                 <Header/>
             </Show>
             <Notices/>
@@ -66,9 +70,9 @@ pub fn App() -> impl IntoView {
             <Show when=move || { state.busy.get() != 0 }>
                 <div class="busy" role="status"><span class="spinner"></span>"Loading…"</div>
             </Show>
-            {move || if has_runs() {
+            {move || if has_runs.get() {
                 view! { <Workspace/> }.into_any()
-            } else if embed() {
+            } else if embed.get() {
                 view! { <p class="empty">"Nothing to show yet: this embed names no bundle that loaded."</p> }.into_any()
             } else {
                 view! { <views::landing::Landing/> }.into_any()
@@ -86,6 +90,7 @@ fn Header() -> impl IntoView {
     };
     let title = move || state.workspace.with(|w| w.sources.first().map(|s| s.report.title.clone()));
     let close_all = move |_| {
+        super::persist::forget();
         state.workspace.set(Default::default());
         state.notices.set(vec![]);
         state.url.set(UrlState { theme: state.url.get_untracked().theme, ..Default::default() });
@@ -125,7 +130,7 @@ pub fn OpenButton() -> impl IntoView {
     view! {
         <label class="button file-button">
             "Open bundle…"
-            <input type="file" accept=".json,application/json" multiple on:change=on_change class="visually-hidden" data-testid="file-input"/>
+            <input type="file" accept=".json,.gz,application/json,application/gzip" multiple on:change=on_change class="visually-hidden" data-testid="file-input"/>
         </label>
     }
 }
@@ -133,14 +138,14 @@ pub fn OpenButton() -> impl IntoView {
 #[component]
 fn Workspace() -> impl IntoView {
     let state = super::use_app_state();
-    let view_now = move || state.url.with(|u| u.view);
-    let embed = move || state.url.with(|u| u.embed);
+    let view_now = Memo::new(move |_| state.url.with(|u| u.view));
+    let embed = Memo::new(move |_| state.url.with(|u| u.embed));
     view! {
-        <Show when=move || !embed()>
+        <Show when=move || !embed.get()>
             <nav class="tabs" aria-label="Views">
                 {View::ALL.into_iter().map(|v| view! {
                     <button type="button" class="tab"
-                        aria-current=move || (view_now() == v).then_some("page")
+                        aria-current=move || (view_now.get() == v).then_some("page")
                         on:click=move |_| state.url.update(|u| u.view = v)
                         data-view=v.slug()>
                         {v.title()}
@@ -148,15 +153,15 @@ fn Workspace() -> impl IntoView {
                 }).collect_view()}
             </nav>
         </Show>
-        <main id="main" class="view" data-view=move || view_now().slug()>
-            <Show when=move || embed()>
+        <main id="main" class="view" data-view=move || view_now.get().slug()>
+            <Show when=move || embed.get()>
                 <a class="open-full" target="_blank" rel="noopener"
                     href=move || format!("{}?{}", browser::page_base(), state.url.with(|u| UrlState { embed: false, ..u.clone() }.to_query()))>
                     "Open in runlens ↗"
                 </a>
             </Show>
             <RunPicker/>
-            {move || match view_now() {
+            {move || match view_now.get() {
                 View::Overview => view! { <views::overview::Overview/> }.into_any(),
                 View::Compare => view! { <views::compare::Compare/> }.into_any(),
                 View::Latency => view! { <views::latency::Latency/> }.into_any(),

@@ -7,10 +7,24 @@ use crate::urlstate::check_src;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+/// Where a bundle came from: a link can fetch it again, a local file must be remembered.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    Url,
+    Local,
+    Restored,
+}
+
 /// Loads one bundle's bytes; returns whether it was added.
-pub fn ingest(state: AppState, name: &str, bytes: &[u8]) -> bool {
+pub fn ingest(state: AppState, name: &str, bytes: &[u8], origin: Origin) -> bool {
     match load_bundle(name, bytes) {
         Ok(loaded) => {
+            if origin == Origin::Local {
+                let json = serde_json::to_string(&loaded.bundle).unwrap_or_default();
+                if !super::persist::remember(name, json) {
+                    state.notify(NoticeKind::Info, format!("{name} is too large to be remembered across reloads."), vec![]);
+                }
+            }
             let title = loaded.bundle.report.title.clone();
             let n_runs = loaded.bundle.runs.len();
             let warnings: Vec<String> = loaded.warnings.iter().map(|w| w.to_string()).collect();
@@ -51,13 +65,27 @@ pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
             let file = gloo::file::File::from(f);
             match gloo::file::futures::read_as_bytes(&file).await {
                 Ok(bytes) => {
-                    ingest(state, &name, &bytes);
+                    // Let the spinner paint before a large parse.
+                    gloo::timers::future::TimeoutFuture::new(0).await;
+                    ingest(state, &name, &bytes, Origin::Local);
                 }
                 Err(e) => state.notify(NoticeKind::Error, format!("Could not read {name}: {e}"), vec![]),
             }
         }
         state.busy.update(|b| *b -= 1);
     });
+}
+
+/// Loads the bundles remembered from an earlier visit.
+pub fn restore(state: AppState) {
+    let stored = super::persist::load();
+    if stored.is_empty() {
+        return;
+    }
+    let n = stored.iter().filter(|s| ingest(state, &s.name, s.json.as_bytes(), Origin::Restored)).count();
+    if n > 0 {
+        state.notify(NoticeKind::Info, format!("Reopened {n} bundle(s) from your last visit; “Close all” forgets them."), vec![]);
+    }
 }
 
 /// Fetches `src` URLs in order and loads them.
@@ -74,7 +102,7 @@ pub fn load_urls(state: AppState, srcs: Vec<String>) {
             }
             match fetch_bytes(&src).await {
                 Ok(bytes) => {
-                    ingest(state, &src, &bytes);
+                    ingest(state, &src, &bytes, Origin::Url);
                 }
                 Err(msg) => state.notify(NoticeKind::Error, msg, vec![]),
             }

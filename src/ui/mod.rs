@@ -5,6 +5,7 @@ mod browser;
 pub mod components;
 mod loader;
 mod panic;
+mod persist;
 mod plotly_loader;
 mod state;
 mod views;

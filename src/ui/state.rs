@@ -41,12 +41,23 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// Shows a notice. Plain information without details goes away by itself after a while;
+    /// errors and warnings stay until dismissed.
     pub fn notify(&self, kind: NoticeKind, text: impl Into<String>, details: Vec<String>) {
         let text = text.into();
+        let transient = kind == NoticeKind::Info && details.is_empty();
+        let mut new_id = 0;
         self.notices.update(|n| {
-            let id = n.iter().map(|x| x.id).max().unwrap_or(0) + 1;
-            n.push(Notice { id, kind, text, details });
+            new_id = n.iter().map(|x| x.id).max().unwrap_or(0) + 1;
+            n.push(Notice { id: new_id, kind, text, details });
         });
+        if transient {
+            let notices = self.notices;
+            gloo::timers::callback::Timeout::new(8_000, move || {
+                notices.try_update(|n| n.retain(|x| x.id != new_id));
+            })
+            .forget();
+        }
     }
 
     /// Clones of the selected runs (for views that need the runs themselves).

@@ -10,6 +10,19 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
 
+/// `Plotly.downloadImage(id, {format, filename})`.
+fn download_image(id: &str, format: &str, file_name: &str) {
+    use wasm_bindgen::{JsCast, JsValue};
+    let Ok(plotly) = js_sys::Reflect::get(&js_sys::global(), &"Plotly".into()) else { return };
+    let Ok(f) = js_sys::Reflect::get(&plotly, &"downloadImage".into()) else { return };
+    let Some(f) = f.dyn_ref::<js_sys::Function>() else { return };
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"format".into(), &format.into());
+    let _ = js_sys::Reflect::set(&opts, &"filename".into(), &file_name.into());
+    let _ = js_sys::Reflect::set(&opts, &"scale".into(), &JsValue::from(2));
+    let _ = f.call2(&plotly, &JsValue::from_str(id), &opts);
+}
+
 /// Colours of the current theme for a layout.
 pub fn themed(layout: Layout, dark: bool) -> Layout {
     use plotly::common::Font;
@@ -46,6 +59,9 @@ pub fn Chart<F>(
     label: String,
     #[prop(default = 360)]
     height: u32,
+    /// File name (without extension) of PNG/SVG downloads.
+    #[prop(default = "runlens-chart")]
+    file_name: &'static str,
 ) -> impl IntoView
 where
     F: Fn() -> Plot + 'static,
@@ -63,8 +79,24 @@ where
             }
         });
     });
+    let download = {
+        let id = id.clone();
+        move |format: &'static str| {
+            let id = id.clone();
+            spawn_local(async move {
+                if ensure_plotly().await.is_ok() {
+                    download_image(&id, format, file_name);
+                }
+            });
+        }
+    };
+    let d2 = download.clone();
     view! {
         <figure class="chart-wrap">
+            <div class="chart-tools">
+                <button type="button" class="ghost small" on:click=move |_| download("png") title="Download the chart as PNG">"PNG"</button>
+                <button type="button" class="ghost small" on:click=move |_| d2("svg") title="Download the chart as SVG">"SVG"</button>
+            </div>
             <div id=id class="chart" role="img" aria-label=label style=format!("min-height:{height}px")></div>
             <Show when=move || error.get().is_some()>
                 <p class="empty">{move || error.get().unwrap_or_default()}</p>

@@ -7,10 +7,14 @@ pub fn RunPicker() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let runs = move || state.workspace.with(|w| w.all_runs().map(|r| (r.id.clone(), r.label.clone())).collect::<Vec<_>>());
     let base = move || state.selected.get().first().cloned().unwrap_or_default();
+    // A new baseline takes the old one's place; if it was a candidate, the two swap.
     let set_base = move |id: String| {
         let mut ids = state.selected.get_untracked();
-        ids.retain(|x| *x != id);
-        ids.insert(0, id);
+        match ids.iter().position(|x| *x == id) {
+            Some(pos) => ids.swap(0, pos),
+            None if ids.is_empty() => ids.push(id),
+            None => ids[0] = id,
+        }
         if ids.len() == 1 {
             // keep a candidate if there is another run
             if let Some(other) = state.workspace.with_untracked(|w| w.all_runs().map(|r| r.id.clone()).find(|x| *x != ids[0])) {

@@ -35,6 +35,7 @@ pub fn Compare() -> impl IntoView {
         <div class="compare">
             <FilterControls/>
             <p class="summary-line" data-testid="compare-summary">{summary}</p>
+            <super::grid::GridPanel/>
             <Show when=move || present.with(|p| p.is_empty())>
                 <p class="empty">"The selected runs carry no numbers to compare."</p>
             </Show>

@@ -53,7 +53,7 @@ pub fn Indices() -> impl IntoView {
                 <p class="empty">"The selected runs have no search-index statistics. Bundles carry _cat/indices rows in runs[].indices."</p>
             }>
                 <h2>"Store size by index"</h2>
-                <Chart figure=figure label="Stacked store size by index for each selected run"/>
+                <Chart figure=figure label="Stacked store size by index for each selected run" file_name="runlens-index-sizes"/>
                 <TableView table=deltas group_rows=true/>
                 {move || runs.get().into_iter().filter(|r| !r.indices.is_empty()).map(|run| {
                     let t = indices_table(&run);

@@ -33,7 +33,7 @@ pub fn Landing() -> impl IntoView {
     let pasted = RwSignal::new(String::new());
     let load_pasted = move |_| {
         let text = pasted.get_untracked();
-        if loader::ingest(state, "pasted text", text.as_bytes()) {
+        if loader::ingest(state, "pasted text", text.as_bytes(), loader::Origin::Local) {
             pasted.set(String::new());
         }
     };

@@ -107,7 +107,7 @@ pub fn Latency() -> impl IntoView {
                     </label>
                     <span class="hint">{format!("up to {CHART_MAX_BARS} transactions, slowest first")}</span>
                 </div>
-                <Chart figure=figure label="Latency percentile per transaction for each selected run"/>
+                <Chart figure=figure label="Latency percentile per transaction for each selected run" file_name="runlens-latency"/>
                 <TableView table=table page_size=50 sort=sort group_rows=true/>
             </Show>
         </div>

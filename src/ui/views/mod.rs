@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod config;
 pub mod controls;
+pub mod grid;
 pub mod indices;
 pub mod landing;
 pub mod latency;

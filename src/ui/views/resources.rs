@@ -85,11 +85,11 @@ pub fn Resources() -> impl IntoView {
                         </select>
                     </label>
                 </div>
-                <Chart figure=figure label="Resource utilization per service for each selected run"/>
+                <Chart figure=figure label="Resource utilization per service for each selected run" file_name="runlens-resources"/>
                 <TableView table=table group_rows=true/>
                 <Show when=has_series>
                     <h2>"Over time"</h2>
-                    <Chart figure=series label="Resource utilization over time"/>
+                    <Chart figure=series label="Resource utilization over time" file_name="runlens-resources-over-time"/>
                 </Show>
             </Show>
         </div>

@@ -1,0 +1,135 @@
+//! Two-dimension grids: when the compared runs vary along two dimensions (release × users,
+//! platform × users), one metric laid out as a grid with deltas along both axes.
+
+use super::compare::{judge, Cell, Row};
+use crate::bundle::Run;
+
+/// The two dimensions that vary among `runs` (at least two distinct values each), in the order
+/// the first run lists them.
+pub fn grid_dims(runs: &[&Run]) -> Option<(String, String)> {
+    let first = runs.first()?;
+    let varying: Vec<String> = first
+        .dimensions
+        .keys()
+        .filter(|k| {
+            let mut vals: Vec<Option<&String>> = runs.iter().map(|r| r.dimensions.get(*k)).collect();
+            vals.sort();
+            vals.dedup();
+            vals.len() >= 2 && runs.iter().all(|r| r.dimensions.contains_key(*k))
+        })
+        .cloned()
+        .collect();
+    match varying.as_slice() {
+        [a, b, ..] => Some((a.clone(), b.clone())),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridCell {
+    pub run_id: String,
+    pub value: Option<f64>,
+    /// Against the cell to the left (same row, previous column).
+    pub vs_left: Option<Cell>,
+    /// Against the cell above (same column, previous row).
+    pub vs_above: Option<Cell>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    pub row_dim: String,
+    pub col_dim: String,
+    pub row_values: Vec<String>,
+    pub col_values: Vec<String>,
+    /// `cells[r][c]`; None where no run has that combination.
+    pub cells: Vec<Vec<Option<GridCell>>>,
+}
+
+fn distinct(runs: &[&Run], dim: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in runs {
+        if let Some(v) = r.dimensions.get(dim) {
+            if !out.contains(v) {
+                out.push(v.clone());
+            }
+        }
+    }
+    // Numbers in numeric order ("1" < "20"), text as first seen.
+    if out.iter().all(|v| v.parse::<f64>().is_ok()) {
+        out.sort_by(|a, b| a.parse::<f64>().unwrap_or(0.0).total_cmp(&b.parse::<f64>().unwrap_or(0.0)));
+    }
+    out
+}
+
+/// Lays out `row` (a comparison row over `runs`, cells in the same order) on the grid of
+/// `dims`. The first run of a combination wins.
+pub fn grid(runs: &[&Run], row: &Row, dims: (&str, &str), threshold: f64) -> Grid {
+    let (rd, cd) = dims;
+    let (row_values, col_values) = (distinct(runs, rd), distinct(runs, cd));
+    let find = |rv: &str, cv: &str| {
+        runs.iter().position(|r| r.dimensions.get(rd).is_some_and(|v| v == rv) && r.dimensions.get(cd).is_some_and(|v| v == cv))
+    };
+    let value = |i: usize| row.cells.get(i).and_then(|c| c.value);
+    let index: Vec<Vec<Option<usize>>> =
+        row_values.iter().map(|rv| col_values.iter().map(|cv| find(rv, cv)).collect()).collect();
+    let cells = index
+        .iter()
+        .enumerate()
+        .map(|(ri, cols)| {
+            cols.iter()
+                .enumerate()
+                .map(|(ci, idx)| {
+                    let i = (*idx)?;
+                    let v = value(i);
+                    let against = |other: Option<usize>| other.map(|o| judge(value(o), v, row.direction, threshold));
+                    Some(GridCell {
+                        run_id: runs[i].id.clone(),
+                        value: v,
+                        vs_left: if ci > 0 { against(index[ri][ci - 1]) } else { None },
+                        vs_above: if ri > 0 { against(index[ri - 1][ci]) } else { None },
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    Grid { row_dim: rd.into(), col_dim: cd.into(), row_values, col_values, cells }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{compare, Verdict};
+
+    fn run(id: &str, platform: &str, users: &str, secs: f64) -> Run {
+        let mut r = Run { id: id.into(), label: id.into(), duration_s: Some(secs), ..Default::default() };
+        r.dimensions.insert("platform".into(), platform.into());
+        r.dimensions.insert("users".into(), users.into());
+        r
+    }
+
+    #[test]
+    fn lays_out_platform_by_users_with_deltas_on_both_axes() {
+        let runs = [run("a", "classic", "20", 110.0), run("b", "eureka", "1", 90.0), run("c", "classic", "1", 100.0), run("d", "eureka", "20", 120.0)];
+        let refs: Vec<&Run> = runs.iter().collect();
+        let dims = grid_dims(&refs).unwrap();
+        assert_eq!(dims, ("platform".to_string(), "users".to_string()));
+        let rows = compare(&refs, 0.05);
+        let g = grid(&refs, &rows[0], (&dims.0, &dims.1), 0.05);
+        assert_eq!(g.row_values, vec!["classic", "eureka"]);
+        assert_eq!(g.col_values, vec!["1", "20"], "numeric order");
+        let d = g.cells[1][1].as_ref().unwrap();
+        assert_eq!((d.run_id.as_str(), d.value), ("d", Some(120.0)));
+        let left = d.vs_left.unwrap();
+        assert_eq!(left.verdict, Verdict::Worse, "eureka 20 users vs eureka 1 user");
+        assert!((left.rel.unwrap() - 120.0 / 90.0 + 1.0).abs() < 1e-9);
+        let above = d.vs_above.unwrap();
+        assert!((above.rel.unwrap() - (120.0 - 110.0) / 110.0).abs() < 1e-9);
+        assert!(g.cells[0][0].as_ref().unwrap().vs_left.is_none());
+    }
+
+    #[test]
+    fn one_varying_dimension_is_no_grid() {
+        let runs = [run("a", "x", "1", 1.0), run("b", "x", "2", 2.0)];
+        assert_eq!(grid_dims(&runs.iter().collect::<Vec<_>>()), None);
+    }
+}

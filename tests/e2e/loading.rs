@@ -1,0 +1,244 @@
+//! Loading, URLs, embedding and export, end to end.
+
+use crate::harness::{env, query, site, wait_text, with_browser};
+use fantoccini::{Client, Locator};
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+const SEED000: &str = "examples/folio-reindex-orchid-vs-poppy.json";
+const SEED001: &str = "examples/folio-mod-search-eureka.json";
+
+fn example_text(file: &str) -> String {
+    std::fs::read_to_string(format!("{}/public/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// Drops a file with `content` on the page, as a user dragging it from the desktop would.
+pub async fn drop_file(c: &Client, name: &str, content: &str) {
+    c.execute(
+        "const dt = new DataTransfer(); dt.items.add(new File([arguments[1]], arguments[0], {type: 'application/json'}));
+         document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));",
+        vec![json!(name), json!(content)],
+    )
+    .await
+    .unwrap();
+}
+
+async fn eval_until(c: &Client, script: &str) -> serde_json::Value {
+    let t0 = Instant::now();
+    loop {
+        let v = c.execute(script, vec![]).await.unwrap();
+        if !v.is_null() && v != json!(false) {
+            return v;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(15), "timed out waiting for: {script}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn every_example_loads_from_src() {
+    with_browser(|c| async move {
+        for (file, title) in [
+            (SEED000, "Reindexing"),
+            (SEED001, "mod-search"),
+            ("examples/folio-data-import-file-splitting.json", "ata import"),
+            ("examples/folio-61-tenants.json", "61"),
+        ] {
+            c.goto(&site(&format!("?src={file}"))).await.unwrap();
+            wait_text(&c, ".report h1", title).await;
+            assert!(c.find_all(Locator::Css(".notice.error")).await.unwrap().is_empty(), "{file} loaded with an error");
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn dropped_file_then_bad_file_keeps_what_was_loaded() {
+    with_browser(|c| async move {
+        c.goto(&site("")).await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        drop_file(&c, "reindex.json", &example_text(SEED000)).await;
+        wait_text(&c, ".headline-card", "−12.4%").await;
+        drop_file(&c, "broken.json", "{\"format\": \"runlens-bundle\",\n \"version\": 1,\n \"report\": nope}").await;
+        let err = wait_text(&c, ".notice.error", "broken.json").await;
+        assert!(err.contains("line 3") && err.contains("not valid JSON"), "{err}");
+        drop_file(&c, "other.csv", "timeStamp,elapsed,label\n1,2,3\n").await;
+        wait_text(&c, ".notice.error", "other.csv").await;
+        // What was loaded before is still there.
+        wait_text(&c, ".headline-card", "−12.4%").await;
+        // The same bundle again: its run ids are renamed, not lost.
+        drop_file(&c, "again.json", &example_text(SEED000)).await;
+        wait_text(&c, ".notice", "renamed").await;
+        let chips = c.find_all(Locator::Css(".run-picker option")).await.unwrap();
+        assert_eq!(chips.len(), 12, "six runs twice");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn file_input_loads_and_a_reload_reopens_local_files() {
+    with_browser(|c| async move {
+        c.goto(&site("")).await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        let path = format!("{}/public/{SEED001}", env!("CARGO_MANIFEST_DIR"));
+        c.find(Locator::Css("[data-testid='file-input']")).await.unwrap().send_keys(&path).await.unwrap();
+        wait_text(&c, ".report h1", "mod-search").await;
+        c.refresh().await.unwrap();
+        wait_text(&c, ".notice", "Reopened 1 bundle").await;
+        wait_text(&c, ".report h1", "mod-search").await;
+        // "Close all" forgets it.
+        c.find(Locator::XPath("//button[normalize-space()='Close all']")).await.unwrap().click().await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        c.refresh().await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        assert!(c.find_all(Locator::Css(".report")).await.unwrap().is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_reload_restores_view_runs_filters_and_theme() {
+    with_browser(|c| async move {
+        c.goto(&site(&format!("?src={SEED001}&bogus=1"))).await.unwrap();
+        wait_text(&c, ".notice", "bogus").await;
+        c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Css("[data-testid='baseline'] option[value='non-eureka-20u']")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Css("[data-testid='filter']")).await.unwrap().send_keys("title").await.unwrap();
+        c.find(Locator::Css("[data-testid='threshold']")).await.unwrap().clear().await.unwrap();
+        c.find(Locator::Css("[data-testid='threshold']")).await.unwrap().send_keys("2.5\n").await.unwrap();
+        c.find(Locator::Css(".theme-toggle")).await.unwrap().click().await.unwrap();
+        let before = query(&c).await;
+        // The new baseline replaces the declared comparison's; its candidate stays.
+        for part in ["view=latency", "base=non-eureka-20u", "cand=eureka-1u", "filter=title", "threshold=2.5", "theme="] {
+            assert!(before.contains(part), "{part} missing from {before}");
+        }
+        let theme_before = c.execute("return document.documentElement.dataset.theme", vec![]).await.unwrap();
+        c.refresh().await.unwrap();
+        wait_text(&c, "table[data-table='latency']", "title").await;
+        assert_eq!(query(&c).await, before, "the URL survives a reload unchanged");
+        assert_eq!(c.execute("return document.documentElement.dataset.theme", vec![]).await.unwrap(), theme_before);
+        let filter = c.find(Locator::Css("[data-testid='filter']")).await.unwrap().prop("value").await.unwrap();
+        assert_eq!(filter.as_deref(), Some("title"));
+        let rows = c.find(Locator::Css("table[data-table='latency']")).await.unwrap().text().await.unwrap();
+        assert!(!rows.contains("authorities"), "the filter applies after the reload");
+        let base = c.find(Locator::Css("[data-testid='baseline']")).await.unwrap().prop("value").await.unwrap();
+        assert_eq!(base.as_deref(), Some("non-eureka-20u"));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn src_refuses_other_schemes_and_explains_failed_fetches() {
+    with_browser(|c| async move {
+        c.goto(&site("?src=javascript:alert(1)&src=examples/missing.json")).await.unwrap();
+        wait_text(&c, ".notice.error", "javascript: scheme").await;
+        wait_text(&c, ".notice.error", "HTTP 404").await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn embed_in_an_iframe_of_another_origin_posts_its_height() {
+    with_browser(|c| async move {
+        let inner = site(&format!("?src={SEED000}&view=indices&base=poppy-t2&cand=poppy-t5&embed=1"));
+        let host = format!("{}/embed.html#{}", env().other_origin, urlencode(&inner));
+        c.goto(&host).await.unwrap();
+        let h = eval_until(&c, "return window.heights.length > 0 && window.heights[window.heights.length - 1] > 300 && window.heights").await;
+        eprintln!("embed heights posted: {h}");
+        c.clone().enter_frame(0).await.unwrap();
+        wait_text(&c, "table[data-table='compare-indices']", "122.9 GiB").await;
+        assert!(c.find_all(Locator::Css("header.top")).await.unwrap().is_empty(), "no header when embedded");
+        assert!(c.find_all(Locator::Css("nav.tabs")).await.unwrap().is_empty(), "no tabs when embedded");
+        let link = c.find(Locator::Css("a.open-full")).await.unwrap().attr("href").await.unwrap().unwrap();
+        assert!(link.contains("/runlens/?") && link.contains("view=indices") && !link.contains("embed"), "{link}");
+    })
+    .await;
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes().map(|b| if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
+}
+
+#[tokio::test]
+async fn exports_carry_the_table_and_the_workspace() {
+    with_browser(|c| async move {
+        c.goto(&site(&format!("?src={SEED000}"))).await.unwrap();
+        wait_text(&c, ".headline-card", "−12.4%").await;
+        c.execute(
+            "document.querySelectorAll('.notice .close').forEach(b => b.click());
+             window.__copied = []; navigator.clipboard.writeText = (t) => { window.__copied.push(t); return Promise.resolve(); };
+             window.__blobs = []; URL.createObjectURL = (b) => { window.__blobs.push(b); return 'blob:stub'; }; URL.revokeObjectURL = () => {};",
+            vec![],
+        )
+        .await
+        .unwrap();
+        let block = "//div[contains(@class,'table-block')][.//table[@data-table='runs']]";
+        c.find(Locator::XPath(&format!("{block}//summary"))).await.unwrap().click().await.unwrap();
+        for label in ["Copy CSV", "Copy Markdown", "Copy Confluence"] {
+            c.find(Locator::XPath(&format!("{block}//button[normalize-space()='{label}']"))).await.unwrap().click().await.unwrap();
+        }
+        let copied = eval_until(&c, "return window.__copied.length === 3 && window.__copied").await;
+        let copied: Vec<String> = serde_json::from_value(copied).unwrap();
+        assert!(copied[0].starts_with("Run,Release,Dimensions,Start,End,Duration,Status"), "{}", copied[0]);
+        assert!(copied[0].contains("Poppy test #2,Poppy,\"release=Poppy, test=2\",2023-10-01 10:18 UTC,2023-10-01 20:05 UTC,9 h 47 min,completed"), "{}", copied[0]);
+        assert!(copied[1].starts_with("**Runs**\n\n| Run | Release |") && copied[1].contains("| 11 h 10 min |"), "{}", copied[1]);
+        assert!(copied[2].starts_with("*Runs*\n||Run||Release||") && copied[2].contains("|9 h 47 min|"), "{}", copied[2]);
+        // The whole workspace as one bundle, loaded back: the same runs.
+        c.find(Locator::Css("[data-testid='export-bundle']")).await.unwrap().click().await.unwrap();
+        let saved = c
+            .execute_async("const done = arguments[0]; window.__blobs[0].text().then(done);", vec![])
+            .await
+            .unwrap();
+        let saved: serde_json::Value = serde_json::from_str(saved.as_str().unwrap()).unwrap();
+        let original: serde_json::Value = serde_json::from_str(&example_text(SEED000)).unwrap();
+        assert_eq!(saved["format"], "runlens-bundle");
+        assert_eq!(saved["runs"].as_array().unwrap().len(), 6);
+        assert_eq!(saved["runs"][1]["indices"][2]["store_size"], json!(131_962_870_170u64));
+        assert_eq!(saved["runs"][0]["label"], original["runs"][0]["label"]);
+        // Charts download as SVG and PNG through Plotly.
+        c.find(Locator::Css("[data-view='indices']")).await.unwrap().click().await.unwrap();
+        eval_until(&c, "return !!(window.Plotly && document.querySelector('.chart .main-svg'))").await;
+        c.execute("window.__images = []; Plotly.downloadImage = (id, o) => { window.__images.push(o.format + ':' + o.filename); return Promise.resolve(); };", vec![]).await.unwrap();
+        c.find(Locator::XPath("//button[normalize-space()='SVG']")).await.unwrap().click().await.unwrap();
+        c.find(Locator::XPath("//button[normalize-space()='PNG']")).await.unwrap().click().await.unwrap();
+        let images = eval_until(&c, "return window.__images.length === 2 && window.__images").await;
+        assert_eq!(images, json!(["svg:runlens-index-sizes", "png:runlens-index-sizes"]));
+    })
+    .await;
+}
+
+/// Median time to switch the candidate on a 2,000-transaction bundle. A benchmark, not a test:
+/// `RUNLENS_DIST=… cargo test --features e2e --test e2e -- --ignored --nocapture switch_time`.
+#[tokio::test]
+#[ignore]
+async fn bench_switch_time_2000_transactions() {
+    with_browser(|c| async move {
+        let bundle = crate::generated_bundle(3, 2000);
+        c.goto(&site("")).await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        drop_file(&c, "big.json", &bundle).await;
+        wait_text(&c, ".report h1", "Generated").await;
+        c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
+        wait_text(&c, "table[data-table='latency']", "tx0000").await;
+        let mut times = Vec::new();
+        for i in 0..9 {
+            let target = if i % 2 == 0 { "run-c" } else { "run-b" };
+            let ms = c
+                .execute_async(
+                    "const [id, done] = arguments; const sel = document.querySelector('[data-testid=baseline]');
+                     const before = document.querySelector('table[data-table=latency] tbody tr:nth-child(2) td').textContent;
+                     const t0 = performance.now(); sel.value = id; sel.dispatchEvent(new Event('change'));
+                     const wait = () => { const now = document.querySelector('table[data-table=latency] tbody tr:nth-child(2) td').textContent;
+                       if (now !== before) { requestAnimationFrame(() => done(performance.now() - t0)); } else { setTimeout(wait, 1); } };
+                     wait();",
+                    vec![json!(target)],
+                )
+                .await
+                .unwrap();
+            times.push(ms.as_f64().unwrap());
+        }
+        times.sort_by(f64::total_cmp);
+        eprintln!("switch baseline, 3 runs x 2,000 transactions: median {:.0} ms (min {:.0}, max {:.0}, n={})", times[4], times[0], times[8], times.len());
+    })
+    .await;
+}
