@@ -98,17 +98,17 @@ pub(crate) fn judge(base: Option<f64>, value: Option<f64>, direction: Direction,
 /// Compares `runs[1..]` with `runs[0]`. `threshold` is a fraction (0.05 = 5 %): smaller relative
 /// changes are `Same`. Rows keep the order in which keys first appear, grouped by section.
 pub fn compare(runs: &[&Run], threshold: f64) -> Vec<Row> {
+    let all: Vec<Vec<crate::model::Fact>> = runs.iter().map(|r| facts(r)).collect();
     let mut rows: Vec<Row> = Vec::new();
-    let mut index: HashMap<(Section, String, String), usize> = HashMap::new();
+    let mut index: HashMap<(Section, &str, &str), usize> = HashMap::with_capacity(all.first().map_or(0, Vec::len));
     let mut values: Vec<Vec<Option<f64>>> = Vec::new();
-    for (ri, run) in runs.iter().enumerate() {
-        for f in facts(run) {
-            let k = (f.section, f.key.clone(), f.metric.clone());
-            let i = *index.entry(k).or_insert_with(|| {
+    for (ri, run_facts) in all.iter().enumerate() {
+        for f in run_facts {
+            let i = *index.entry((f.section, &f.key, &f.metric)).or_insert_with(|| {
                 rows.push(Row {
                     section: f.section,
-                    key: f.key.clone(),
-                    metric: f.metric.clone(),
+                    key: f.key.to_string(),
+                    metric: f.metric.to_string(),
                     unit: f.unit,
                     direction: f.direction,
                     cells: Vec::new(),
@@ -136,13 +136,18 @@ pub fn compare(runs: &[&Run], threshold: f64) -> Vec<Row> {
     }
     // Group by section, then by key in order of first appearance (a key's metrics stay together
     // even when a later run adds metrics the baseline lacks); stable inside a key.
-    let mut key_order: HashMap<(Section, String), usize> = HashMap::new();
-    for r in &rows {
-        let n = key_order.len();
-        key_order.entry((r.section, r.key.clone())).or_insert(n);
-    }
-    rows.sort_by_key(|r| (r.section, key_order[&(r.section, r.key.clone())]));
-    rows
+    let mut key_order: HashMap<(Section, &str), usize> = HashMap::new();
+    let order: Vec<(Section, usize)> = rows
+        .iter()
+        .map(|r| {
+            let n = key_order.len();
+            (r.section, *key_order.entry((r.section, &r.key)).or_insert(n))
+        })
+        .collect();
+    let mut idx: Vec<usize> = (0..rows.len()).collect();
+    idx.sort_by_key(|i| order[*i]);
+    let mut slots: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
+    idx.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
 #[cfg(test)]

@@ -1,26 +1,25 @@
 //! Builders: the tables each view shows, from runs and comparison rows.
 
-use super::{Cell, Column, Row, Table};
+use super::{Cell, Column, DeltaText, Row, Table};
 use crate::analysis::{self, ConfigRow, Verdict};
-use crate::bundle::{Run, RunStatus};
-use crate::format;
+use crate::bundle::{Run, RunStatus, Unit};
 use crate::model::{Section, Workspace};
 use std::collections::HashMap;
 
-fn delta_note(c: &analysis::Cell, unit: crate::bundle::Unit) -> Option<(String, Verdict)> {
+fn delta_note(c: &analysis::Cell, unit: crate::bundle::Unit) -> Option<(DeltaText, Verdict)> {
     match c.verdict {
         Verdict::Baseline | Verdict::Missing => None,
-        Verdict::Added | Verdict::Removed => Some((c.verdict.label().to_string(), c.verdict)),
+        Verdict::Added | Verdict::Removed => Some((DeltaText::Label(c.verdict.label()), c.verdict)),
         v => match (c.rel, c.abs) {
-            (Some(r), _) => Some((format::relative(r), v)),
-            (None, Some(a)) => Some((format::delta(a, unit), v)),
+            (Some(r), _) => Some((DeltaText::Rel(r), v)),
+            (None, Some(a)) => Some((DeltaText::Abs(a, unit), v)),
             _ => None,
         },
     }
 }
 
 fn value_cell(c: &analysis::Cell, unit: crate::bundle::Unit) -> Cell {
-    let mut cell = Cell::opt(c.value, |v| format::value(v, unit));
+    let mut cell = Cell::value(c.value, unit);
     cell.delta = delta_note(c, unit);
     cell
 }
@@ -49,7 +48,7 @@ pub fn runs_table(ws: &Workspace) -> Table {
                     Cell::text(dims),
                     Cell::text(r.start.as_deref().map(short_time).unwrap_or_default()),
                     Cell::text(r.end.as_deref().map(short_time).unwrap_or_default()),
-                    Cell::opt(r.duration_s, format::duration_s),
+                    Cell::value(r.duration_s, Unit::S),
                     status_cell,
                     Cell::text(r.conditions.join("; ")),
                     Cell::text(r.notes.join(" ")),
@@ -121,7 +120,7 @@ pub fn compare_table(rows: &[analysis::Row], labels: &[String], section: Section
         cells.extend(r.cells.iter().map(|c| value_cell(c, r.unit)));
         if two {
             let c = &r.cells[1];
-            cells.push(Cell::opt(c.abs, |a| format::delta(a, r.unit)));
+            cells.push(Cell::change(c.abs, r.unit));
             let mut v = Cell::text(c.verdict.label());
             v.verdict = Some(c.verdict);
             cells.push(v);
@@ -199,8 +198,9 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
                         let c = &r.cells[ri];
                         regressed |= c.verdict == Verdict::Worse;
                         let mut cell = value_cell(c, r.unit);
-                        if r.unit == crate::bundle::Unit::Ms {
-                            cell.text = c.value.map(format::number).unwrap_or_else(|| "–".into());
+                        if r.unit == Unit::Ms {
+                            // The column header says "(ms)".
+                            cell.content = c.value.map_or(super::Content::Empty, super::Content::Number);
                         }
                         cells.push(cell);
                     }
@@ -234,7 +234,7 @@ pub fn indices_table(run: &Run) -> Table {
         Column::num("Store size"),
         Column::num("Primary store size"),
     ];
-    let n = |v: Option<u64>| Cell::opt(v.map(|v| v as f64), format::number);
+    let n = |v: Option<u64>| Cell::number(v.map(|v| v as f64));
     let rows = run
         .indices
         .iter()
@@ -249,8 +249,8 @@ pub fn indices_table(run: &Run) -> Table {
                 n(x.rep.map(u64::from)),
                 n(x.docs_count),
                 n(x.docs_deleted),
-                Cell::opt(x.store_size.map(|b| b.0 as f64), format::bytes),
-                Cell::opt(x.pri_store_size.map(|b| b.0 as f64), format::bytes),
+                Cell::value(x.store_size.map(|b| b.0 as f64), Unit::Bytes),
+                Cell::value(x.pri_store_size.map(|b| b.0 as f64), Unit::Bytes),
             ],
             group: i,
             highlight: x.health.as_deref().is_some_and(|h| h != "green"),
@@ -307,8 +307,9 @@ mod tests {
         let table = latency_table(&rows, &labels, &RowFilter::default());
         assert_eq!(table.rows.len(), 2);
         let p95 = &table.rows[1].cells[7];
-        assert_eq!(p95.text, "120");
-        assert_eq!(p95.delta, Some(("+20.0%".to_string(), Verdict::Worse)));
+        assert_eq!(p95.display(), "120");
+        assert_eq!(p95.plain(), "120 (+20.0%)");
+        assert_eq!(p95.delta.map(|d| d.1), Some(Verdict::Worse));
         assert!(table.rows[1].highlight);
         let none = latency_table(&rows, &labels, &RowFilter { text: "login".into(), regressions_only: false });
         assert!(none.rows.is_empty());

@@ -57,13 +57,14 @@ pub fn to_confluence(t: &Table) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Cell, Column, Row};
+    use super::super::{Cell, Column, DeltaText, Row};
+    use crate::bundle::Unit;
     use super::*;
     use crate::analysis::Verdict;
 
     fn table() -> Table {
-        let mut c = Cell::num(35220.0, "9 h 47 min".into());
-        c.delta = Some(("−12.4%".into(), Verdict::Better));
+        let mut c = Cell::value(Some(35220.0), Unit::S);
+        c.delta = Some((DeltaText::Rel((35220.0 - 40200.0) / 40200.0), Verdict::Better));
         Table {
             id: "t".into(),
             caption: "Runs | all".into(),

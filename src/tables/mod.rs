@@ -8,6 +8,8 @@ pub use build::*;
 pub use export::{to_confluence, to_csv, to_markdown};
 
 use crate::analysis::Verdict;
+use crate::bundle::Unit;
+use crate::format;
 
 /// How a cell sorts.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,39 +19,88 @@ pub enum SortKey {
     None,
 }
 
+/// What a cell shows. Numbers are formatted only when shown or exported, so a table of
+/// thousands of rows costs little to build when only one page of it is on screen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    Text(String),
+    /// A value in its unit ("9 h 47 min", "122.9 GiB", "47%").
+    Value(f64, Unit),
+    /// A bare number (the column header names the unit).
+    Number(f64),
+    /// A signed change in a unit ("−1 h 23 min", "+27 pp").
+    Delta(f64, Unit),
+    Empty,
+}
+
+/// A delta note under a value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DeltaText {
+    /// A relative change (fraction).
+    Rel(f64),
+    /// An absolute change, where no ratio exists (baseline zero).
+    Abs(f64, Unit),
+    Label(&'static str),
+}
+
+impl DeltaText {
+    pub fn render(&self) -> String {
+        match *self {
+            DeltaText::Rel(r) => format::relative(r),
+            DeltaText::Abs(a, u) => format::delta(a, u),
+            DeltaText::Label(l) => l.to_string(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cell {
-    /// The formatted value.
-    pub text: String,
+    pub content: Content,
     pub sort: SortKey,
     /// A delta shown under the value, with its verdict (for the colour).
-    pub delta: Option<(String, Verdict)>,
+    pub delta: Option<(DeltaText, Verdict)>,
     /// Verdict of the whole cell (e.g. a verdict column), for the colour.
     pub verdict: Option<Verdict>,
 }
 
 impl Cell {
+    fn with(content: Content, sort: SortKey) -> Cell {
+        Cell { content, sort, delta: None, verdict: None }
+    }
     pub fn text(s: impl Into<String>) -> Cell {
         let s = s.into();
-        Cell { sort: SortKey::Text(s.to_lowercase()), text: s, delta: None, verdict: None }
+        Cell::with(Content::Text(s.clone()), SortKey::Text(s.to_lowercase()))
     }
-    pub fn num(v: f64, text: String) -> Cell {
-        Cell { text, sort: SortKey::Num(v), delta: None, verdict: None }
+    pub fn value(v: Option<f64>, unit: Unit) -> Cell {
+        v.map_or_else(Cell::empty, |v| Cell::with(Content::Value(v, unit), SortKey::Num(v)))
     }
-    pub fn opt(v: Option<f64>, fmt: impl Fn(f64) -> String) -> Cell {
-        match v {
-            Some(v) => Cell::num(v, fmt(v)),
-            None => Cell::empty(),
-        }
+    pub fn number(v: Option<f64>) -> Cell {
+        v.map_or_else(Cell::empty, |v| Cell::with(Content::Number(v), SortKey::Num(v)))
+    }
+    pub fn change(v: Option<f64>, unit: Unit) -> Cell {
+        v.map_or_else(Cell::empty, |v| Cell::with(Content::Delta(v, unit), SortKey::Num(v)))
     }
     pub fn empty() -> Cell {
-        Cell { text: "–".into(), sort: SortKey::None, delta: None, verdict: None }
+        Cell::with(Content::Empty, SortKey::None)
+    }
+    /// The formatted content.
+    pub fn display(&self) -> String {
+        match &self.content {
+            Content::Text(s) => s.clone(),
+            Content::Value(v, u) => format::value(*v, *u),
+            Content::Number(v) => format::number(*v),
+            Content::Delta(v, u) => format::delta(*v, *u),
+            Content::Empty => "–".into(),
+        }
+    }
+    pub fn delta_display(&self) -> Option<String> {
+        self.delta.map(|(d, _)| d.render())
     }
     /// The text with its delta, as exports print it: "9 h 47 min (−12.4%)".
     pub fn plain(&self) -> String {
-        match &self.delta {
-            Some((d, _)) => format!("{} ({d})", self.text),
-            None => self.text.clone(),
+        match self.delta_display() {
+            Some(d) => format!("{} ({d})", self.display()),
+            None => self.display(),
         }
     }
 }
@@ -126,7 +177,7 @@ mod tests {
     #[test]
     fn sorts_groups_together_and_empties_last() {
         let row = |g, name: &str, v: Option<f64>| Row {
-            cells: vec![Cell::text(name), Cell::opt(v, |x| x.to_string())],
+            cells: vec![Cell::text(name), Cell::number(v)],
             group: g,
             highlight: false,
         };
@@ -136,9 +187,9 @@ mod tests {
             columns: vec![Column::text("n"), Column::num("v")],
             rows: vec![row(0, "a", Some(5.0)), row(0, "", Some(1.0)), row(1, "b", None), row(2, "c", Some(2.0))],
         };
-        let names: Vec<&str> = t.sorted(1, false).iter().map(|r| r.cells[0].text.as_str()).collect();
+        let names: Vec<String> = t.sorted(1, false).iter().map(|r| r.cells[0].display()).collect();
         assert_eq!(names, vec!["c", "a", "", "b"]);
-        let desc: Vec<&str> = t.sorted(1, true).iter().map(|r| r.cells[0].text.as_str()).collect();
+        let desc: Vec<String> = t.sorted(1, true).iter().map(|r| r.cells[0].display()).collect();
         assert_eq!(desc, vec!["a", "", "c", "b"]);
     }
 }

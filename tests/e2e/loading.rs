@@ -226,9 +226,9 @@ async fn bench_switch_time_2000_transactions() {
             let ms = c
                 .execute_async(
                     "const [id, done] = arguments; const sel = document.querySelector('[data-testid=baseline]');
-                     const before = document.querySelector('table[data-table=latency] tbody tr:nth-child(2) td').textContent;
+                     const before = document.querySelector('table[data-table=latency] tbody tr:nth-child(1) td').textContent;
                      const t0 = performance.now(); sel.value = id; sel.dispatchEvent(new Event('change'));
-                     const wait = () => { const now = document.querySelector('table[data-table=latency] tbody tr:nth-child(2) td').textContent;
+                     const wait = () => { const now = document.querySelector('table[data-table=latency] tbody tr:nth-child(1) td').textContent;
                        if (now !== before) { requestAnimationFrame(() => done(performance.now() - t0)); } else { setTimeout(wait, 1); } };
                      wait();",
                     vec![json!(target)],

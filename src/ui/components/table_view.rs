@@ -85,14 +85,14 @@ pub fn TableView(
                         .iter()
                         .enumerate()
                         .map(|(i, c)| {
-                            let text = if follow && i == 0 { String::new() } else { c.text.clone() };
+                            let text = if follow && i == 0 { String::new() } else { c.display() };
                             let class = format!(
                                 "{}{}",
                                 if numeric.get(i).copied().unwrap_or(false) { "num " } else { "" },
                                 c.verdict.map(verdict_class).unwrap_or("")
                             );
-                            let delta = c.delta.clone().map(|(d, v)| {
-                                view! { <span class=format!("delta {}", verdict_class(v)) title=v.label()>{d}</span> }
+                            let delta = c.delta.map(|(d, v)| {
+                                view! { <span class=format!("delta {}", verdict_class(v)) title=v.label()>{d.render()}</span> }
                             });
                             if i == 0 {
                                 view! { <th scope="row" class=class>{text}{delta}</th> }.into_any()

@@ -41,7 +41,7 @@ pub fn Compare() -> impl IntoView {
             </Show>
             <For each=move || present.get() key=|s| *s let:section>
                 {
-                    let table = Signal::derive(move || {
+                    let table = Memo::new(move |_| {
                         let labels = state.labels.get();
                         let f = filter.get();
                         state.rows.with(|rows| compare_table(rows, &labels, section, &f))

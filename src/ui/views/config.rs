@@ -16,7 +16,7 @@ pub fn Config() -> impl IntoView {
         config_diff(&refs)
     });
     let table = move |group: &'static str| {
-        Signal::derive(move || {
+        Memo::new(move |_| {
             let labels = state.labels.get();
             diff.with(|d| config_table(d, &labels, changed_only.get(), group))
         })

@@ -43,7 +43,7 @@ pub fn Indices() -> impl IntoView {
             configured(plot, "index-store-size", false)
         })
     };
-    let deltas = Signal::derive(move || {
+    let deltas = Memo::new(move |_| {
         let labels = state.labels.get();
         state.rows.with(|rows| compare_table(rows, &labels, Section::Index, &RowFilter::default()))
     });
@@ -57,7 +57,7 @@ pub fn Indices() -> impl IntoView {
                 <TableView table=deltas group_rows=true/>
                 {move || runs.get().into_iter().filter(|r| !r.indices.is_empty()).map(|run| {
                     let t = indices_table(&run);
-                    view! { <TableView table=Signal::derive(move || t.clone())/> }
+                    view! { <TableView table=Signal::stored(t)/> }
                 }).collect_view()}
             </Show>
         </div>

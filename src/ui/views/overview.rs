@@ -26,7 +26,7 @@ fn link_or_text(text: String, url: Option<String>) -> AnyView {
 pub fn Overview() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let sources = move || state.workspace.with(|w| w.sources.clone());
-    let runs = Signal::derive(move || state.workspace.with(runs_table));
+    let runs = Memo::new(move |_| state.workspace.with(runs_table));
     let headline = move || {
         let labels = state.labels.get();
         state.rows.with(|rows| {
