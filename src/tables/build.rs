@@ -179,6 +179,10 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
         });
         e.insert(&r.metric, r);
     }
+    // Runs with no latency at all get no rows (a row of dashes per transaction says nothing).
+    let has_data: Vec<bool> = (0..labels.len())
+        .map(|ri| rows.iter().any(|r| r.section == Section::Transaction && r.cells.get(ri).is_some_and(|c| c.value.is_some())))
+        .collect();
     let text = filter.text.to_lowercase();
     let mut out = Vec::new();
     for (g, key) in order.iter().enumerate() {
@@ -189,7 +193,7 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
         if filter.regressions_only && !metrics.values().any(|r| r.has_regression()) {
             continue;
         }
-        for (ri, label) in labels.iter().enumerate() {
+        for (ri, label) in labels.iter().enumerate().filter(|(ri, _)| has_data[*ri]) {
             let mut cells = vec![Cell::text(*key), Cell::text(label)];
             let mut regressed = false;
             for (m, _) in LATENCY_COLUMNS {
@@ -217,7 +221,13 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
             _ => format!("{l} (ms)"),
         })
     }));
-    Table { id: "latency".into(), caption: "Latency per transaction".into(), columns, rows: out }
+    let without: Vec<&str> = labels.iter().zip(&has_data).filter(|(_, d)| !**d).map(|(l, _)| l.as_str()).collect();
+    let caption = if without.is_empty() {
+        "Latency per transaction".to_string()
+    } else {
+        format!("Latency per transaction (no latency data in {})", without.join(", "))
+    };
+    Table { id: "latency".into(), caption, columns, rows: out }
 }
 
 /// One run's `_cat/indices` table, sizes in binary units.
@@ -313,6 +323,11 @@ mod tests {
         assert!(table.rows[1].highlight);
         let none = latency_table(&rows, &labels, &RowFilter { text: "login".into(), regressions_only: false });
         assert!(none.rows.is_empty());
+        let c = Run { id: "c".into(), label: "C".into(), ..Default::default() };
+        let rows3 = analysis::compare(&[&a, &b, &c], 0.05);
+        let t3 = latency_table(&rows3, &["A".into(), "B".into(), "C".into()], &RowFilter::default());
+        assert_eq!(t3.rows.len(), 2, "C has no latency: no rows for it");
+        assert_eq!(t3.caption, "Latency per transaction (no latency data in C)");
     }
 
     #[test]

@@ -81,8 +81,9 @@ async fn seed001_latency_table_and_sort_in_url() {
         c.goto(&site(&format!("?src={SEED001}&view=latency&base=non-eureka-20u&cand=eureka-20u"))).await.unwrap();
         let t = wait_text(&c, "table[data-table='latency']", "MSF_GET /search/authorities keyword <> random sentence").await;
         assert!(t.contains("2,214"), "p99 of the first transaction: {t}");
-        wait_text(&c, ".table-tools .count", "92 rows").await;
-        wait_text(&c, ".pager", "Rows 1–50 of 92").await;
+        // The table is on one run only (see the bundle's notes): the other has no rows.
+        wait_text(&c, ".table-tools .count", "46 rows").await;
+        wait_text(&c, ".caption-text", "no latency data in 20 users, Eureka").await;
         // Sort by p99, descending: the slowest transaction comes first and the URL keeps it.
         let p99 = Locator::Css("table[data-table='latency'] thead th:nth-child(9) button");
         c.find(p99).await.unwrap().click().await.unwrap();

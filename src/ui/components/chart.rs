@@ -23,17 +23,27 @@ fn download_image(id: &str, format: &str, file_name: &str) {
     let _ = f.call2(&plotly, &JsValue::from_str(id), &opts);
 }
 
-/// Colours of the current theme for a layout.
+fn grid_colour(dark: bool) -> &'static str {
+    if dark { "#3b4252" } else { "#e4e7eb" }
+}
+
+/// An axis in the current theme's colours, titled.
+pub fn axis(dark: bool, title: &str) -> plotly::layout::Axis {
+    let grid = grid_colour(dark);
+    let a = plotly::layout::Axis::new().grid_color(grid).zero_line_color(grid).line_color(grid).auto_margin(true);
+    if title.is_empty() { a } else { a.title(title) }
+}
+
+/// Colours of the current theme for a layout (both axes untitled; set titled ones with `axis`).
 pub fn themed(layout: Layout, dark: bool) -> Layout {
     use plotly::common::Font;
-    use plotly::layout::Axis;
-    let (fg, grid) = if dark { ("#d8dee9", "#3b4252") } else { ("#1f2933", "#e4e7eb") };
+    let fg = if dark { "#d8dee9" } else { "#1f2933" };
     layout
         .paper_background_color("rgba(0,0,0,0)")
         .plot_background_color("rgba(0,0,0,0)")
         .font(Font::new().color(fg).family("system-ui, sans-serif").size(12))
-        .x_axis(Axis::new().grid_color(grid).zero_line_color(grid).auto_margin(true))
-        .y_axis(Axis::new().grid_color(grid).zero_line_color(grid).auto_margin(true))
+        .x_axis(axis(dark, ""))
+        .y_axis(axis(dark, ""))
 }
 
 /// A plot with runlens' configuration: responsive, no logo, PNG/SVG export under `file_name`.

@@ -3,7 +3,7 @@
 
 use crate::model::Section;
 use crate::tables::{compare_table, indices_table, RowFilter};
-use crate::ui::components::chart::{configured, themed, Chart};
+use crate::ui::components::chart::{axis, configured, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
 use plotly::{Bar, Layout, Plot};
@@ -38,7 +38,7 @@ pub fn Indices() -> impl IntoView {
                     .height(380)
                     .bar_mode(plotly::layout::BarMode::Stack)
                     .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10))
-                    .y_axis(plotly::layout::Axis::new().title("store size (GiB, with replicas)").auto_margin(true)),
+                    .y_axis(axis(dark, "store size (GiB, with replicas)")),
             );
             configured(plot, "index-store-size", false)
         })

@@ -4,7 +4,7 @@
 use super::controls::{row_filter, FilterControls};
 use crate::model::Section;
 use crate::tables::{latency_table, LATENCY_COLUMNS};
-use crate::ui::components::chart::{configured, themed, Chart};
+use crate::ui::components::chart::{axis, configured, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
 use plotly::common::Orientation;
@@ -76,6 +76,9 @@ pub fn Latency() -> impl IntoView {
             let mut plot = Plot::new();
             for (i, label) in labels.iter().enumerate() {
                 let xs: Vec<Option<f64>> = picked.iter().map(|r| r.cells.get(i).and_then(|c| c.value)).collect();
+                if xs.iter().all(Option::is_none) {
+                    continue; // a run without this data gets no legend entry
+                }
                 plot.add_trace(Bar::new(xs, names.clone()).orientation(Orientation::Horizontal).name(label));
             }
             let height = 110 + (names.len().max(1) * (8 + 12 * with_data.clamp(1, 4))).min(900);
@@ -84,7 +87,7 @@ pub fn Latency() -> impl IntoView {
                 .bar_mode(plotly::layout::BarMode::Group)
                 .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(40))
                 .legend(plotly::layout::Legend::new().orientation(Orientation::Horizontal).y(1.0).x(0.0).y_anchor(plotly::common::Anchor::Bottom))
-                .x_axis(plotly::layout::Axis::new().title(format!("{m} latency (ms)")).auto_margin(true));
+                .x_axis(axis(dark, &format!("{m} latency (ms)")));
             plot.set_layout(layout);
             configured(plot, &format!("latency-{m}"), false)
         })

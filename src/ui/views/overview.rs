@@ -31,11 +31,11 @@ pub fn Overview() -> impl IntoView {
         let labels = state.labels.get();
         state.rows.with(|rows| {
             rows.iter()
-                .filter(|r| matches!(r.section, Section::Duration | Section::Kpi) && r.cells.len() >= 2)
-                .filter(|r| r.cells[0].value.is_some() && r.cells[1].value.is_some())
-                .take(8)
-                .map(|r| {
-                    let (b, c) = (&r.cells[0], &r.cells[1]);
+                .filter(|r| matches!(r.section, Section::Duration | Section::Kpi) && r.cells[0].value.is_some())
+                .flat_map(|r| r.cells.iter().enumerate().skip(1).filter(|(_, c)| c.value.is_some()).map(move |(i, c)| (r, i, c)))
+                .take(12)
+                .map(|(r, i, c)| {
+                    let b = &r.cells[0];
                     let fmt = |v: Option<f64>| v.map(|v| format::value(v, r.unit)).unwrap_or_default();
                     let rel = c.rel.map(format::relative).unwrap_or_else(|| c.abs.map(|a| format::delta(a, r.unit)).unwrap_or_default());
                     let class = format!("headline-card {}", verdict_class(c.verdict));
@@ -45,7 +45,7 @@ pub fn Overview() -> impl IntoView {
                             <div class="h-name">{r.key.clone()}</div>
                             <div class="h-rel">{rel}<span class="h-verdict">{verdict_word(verdict)}</span></div>
                             <div class="h-values">{fmt(c.value)}" vs "{fmt(b.value)}</div>
-                            <div class="h-runs">{format!("{} vs {}", labels.get(1).cloned().unwrap_or_default(), labels.first().cloned().unwrap_or_default())}</div>
+                            <div class="h-runs">{format!("{} vs {}", labels.get(i).cloned().unwrap_or_default(), labels.first().cloned().unwrap_or_default())}</div>
                         </div>
                     }
                 })
@@ -60,6 +60,13 @@ pub fn Overview() -> impl IntoView {
     };
     view! {
         <div class="overview">
+            <section class="headline" aria-labelledby="headline-h">
+                <h2 id="headline-h">"Headline"<span class="hint">{move || state.labels.with(|l| l.first().map(|b| format!(" — against the baseline, {b}")).unwrap_or_default())}</span></h2>
+                <div class="headline-cards">{headline}</div>
+                <Show when=move || state.labels.with(|l| l.len() < 2)>
+                    <p class="empty">"Pick a candidate run above to see what changed."</p>
+                </Show>
+            </section>
             {move || sources().into_iter().map(|s| {
                 let r = s.report;
                 let n_notes = r.notes.len();
@@ -105,13 +112,6 @@ pub fn Overview() -> impl IntoView {
                     </article>
                 }
             }).collect_view()}
-            <section class="headline" aria-labelledby="headline-h">
-                <h2 id="headline-h">"Headline"</h2>
-                <div class="headline-cards">{headline}</div>
-                <Show when=move || state.labels.with(|l| l.len() < 2)>
-                    <p class="empty">"Pick a candidate run above to see what changed."</p>
-                </Show>
-            </section>
             <section aria-label="Runs">
                 <TableView table=runs/>
             </section>

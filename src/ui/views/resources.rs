@@ -5,7 +5,7 @@ use super::controls::{row_filter, FilterControls};
 use crate::bundle::Unit;
 use crate::model::Section;
 use crate::tables::compare_table;
-use crate::ui::components::chart::{configured, themed, Chart};
+use crate::ui::components::chart::{axis, configured, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
 use plotly::{Bar, Layout, Plot, Scatter};
@@ -35,6 +35,9 @@ pub fn Resources() -> impl IntoView {
             let mut plot = Plot::new();
             for (i, label) in labels.iter().enumerate() {
                 let ys: Vec<Option<f64>> = picked.iter().map(|r| r.cells.get(i).and_then(|c| c.value)).collect();
+                if ys.iter().all(Option::is_none) {
+                    continue;
+                }
                 plot.add_trace(Bar::new(names.clone(), ys).name(label));
             }
             plot.set_layout(
@@ -43,7 +46,7 @@ pub fn Resources() -> impl IntoView {
                     .bar_mode(plotly::layout::BarMode::Group)
                     .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10))
                     .legend(plotly::layout::Legend::new().orientation(plotly::common::Orientation::Horizontal).y(1.1).x(0.0))
-                    .y_axis(plotly::layout::Axis::new().title(format!("{s} utilization (%)")).auto_margin(true)),
+                    .y_axis(axis(dark, &format!("{s} utilization (%)"))),
             );
             configured(plot, &format!("resources-{s}"), false)
         })
@@ -65,7 +68,7 @@ pub fn Resources() -> impl IntoView {
         plot.set_layout(
             themed(Layout::new(), dark)
                 .height(360)
-                .x_axis(plotly::layout::Axis::new().title("minutes since start"))
+                .x_axis(axis(dark, "minutes since start"))
                 .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10)),
         );
         configured(plot, "resources-series", false)
