@@ -83,6 +83,32 @@ pub fn short_time(t: &str) -> String {
     }
 }
 
+/// Per-tenant results of the given runs (multi-tenant tests): one row per run and tenant.
+pub fn tenants_table(runs: &[Run]) -> Table {
+    let mut rows = Vec::new();
+    for (g, run) in runs.iter().enumerate() {
+        for t in &run.tenants {
+            let kpis = t
+                .kpis
+                .iter()
+                .map(|k| format!("{}: {}", k.name, crate::format::value(k.value, k.unit)))
+                .collect::<Vec<_>>()
+                .join("; ");
+            rows.push(Row {
+                cells: vec![Cell::text(&run.label), Cell::text(&t.tenant), Cell::text(kpis), Cell::text(t.notes.join(" "))],
+                group: g,
+                highlight: false,
+            });
+        }
+    }
+    Table {
+        id: "tenants".into(),
+        caption: "Tenants".into(),
+        columns: ["Run", "Tenant", "KPIs", "Notes"].into_iter().map(Column::text).collect(),
+        rows,
+    }
+}
+
 /// Options for filtering comparison rows.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RowFilter {
@@ -328,6 +354,25 @@ mod tests {
         let t3 = latency_table(&rows3, &["A".into(), "B".into(), "C".into()], &RowFilter::default());
         assert_eq!(t3.rows.len(), 2, "C has no latency: no rows for it");
         assert_eq!(t3.caption, "Latency per transaction (no latency data in C)");
+    }
+
+    #[test]
+    fn tenants_rows_name_run_tenant_and_kpis() {
+        use crate::bundle::{Kpi, TenantResult};
+        let run = Run {
+            id: "r".into(),
+            label: "R".into(),
+            tenants: vec![TenantResult {
+                tenant: "t1".into(),
+                kpis: vec![Kpi { name: "DI".into(), value: 10800.0, unit: Unit::S, ..Default::default() }],
+                notes: vec!["slow".into()],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let t = tenants_table(&[run]);
+        let cells: Vec<String> = t.rows[0].cells.iter().map(|c| c.display()).collect();
+        assert_eq!(cells, vec!["R", "t1", "DI: 3 h", "slow"]);
     }
 
     #[test]

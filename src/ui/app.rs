@@ -160,7 +160,18 @@ fn Workspace() -> impl IntoView {
                     "Open in runlens ↗"
                 </a>
             </Show>
-            <RunPicker/>
+            <Show when=move || !embed.get() fallback=move || view! {
+                <p class="embed-runs">{move || {
+                    let l = state.labels.get();
+                    match l.split_first() {
+                        Some((b, rest)) if !rest.is_empty() => format!("{} vs {b}", rest.join(", ")),
+                        Some((b, _)) => b.clone(),
+                        None => String::new(),
+                    }
+                }}</p>
+            }>
+                <RunPicker/>
+            </Show>
             {move || match view_now.get() {
                 View::Overview => view! { <views::overview::Overview/> }.into_any(),
                 View::Compare => view! { <views::compare::Compare/> }.into_any(),

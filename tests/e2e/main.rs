@@ -103,6 +103,8 @@ async fn seed002_resources_and_seed004_errors() {
         c.goto(&site(&format!("?src={SEED004}"))).await.unwrap();
         wait_text(&c, ".report h1", "61").await;
         wait_text(&c, ".errors", "too many clients").await;
+        let t = wait_text(&c, "table[data-table='tenants']", "subsequent tenants").await;
+        assert!(t.contains("DI job duration, slowest: 3 h"), "{t}");
     })
     .await;
 }

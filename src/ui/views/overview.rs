@@ -4,7 +4,7 @@
 use crate::analysis::Verdict;
 use crate::format;
 use crate::model::Section;
-use crate::tables::runs_table;
+use crate::tables::{runs_table, tenants_table};
 use crate::ui::components::{table_view::TableView, verdict_class};
 use leptos::prelude::*;
 
@@ -27,6 +27,7 @@ pub fn Overview() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let sources = move || state.workspace.with(|w| w.sources.clone());
     let runs = Memo::new(move |_| state.workspace.with(runs_table));
+    let tenants = Memo::new(move |_| tenants_table(&state.selected_runs()));
     let headline = move || {
         let labels = state.labels.get();
         state.rows.with(|rows| {
@@ -115,6 +116,9 @@ pub fn Overview() -> impl IntoView {
             <section aria-label="Runs">
                 <TableView table=runs/>
             </section>
+            <Show when=move || tenants.with(|t| !t.rows.is_empty())>
+                <section aria-label="Tenants"><TableView table=tenants group_rows=true/></section>
+            </Show>
             <Show when=move || !errors().is_empty()>
                 <section class="errors">
                     <h2>"Errors in the selected runs"</h2>
