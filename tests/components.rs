@@ -103,6 +103,17 @@ async fn clicking_a_header_sorts_and_paging_limits_rows() {
 }
 
 #[wasm_bindgen_test]
+fn the_panic_screen_shows_the_message_as_text_with_a_reload_link() {
+    runlens::ui::panic::show("panicked at <b>src/x.rs</b>: boom");
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let panel = doc.get_element_by_id("panic").expect("a panic panel");
+    assert_eq!(panel.get_attribute("role").as_deref(), Some("alert"));
+    assert_eq!(panel.query_selector("pre").unwrap().unwrap().text_content().as_deref(), Some("panicked at <b>src/x.rs</b>: boom"));
+    assert!(panel.query_selector("b").unwrap().is_none(), "the message is text, not HTML");
+    assert_eq!(panel.query_selector("a").unwrap().unwrap().text_content().as_deref(), Some("Reload the page"));
+}
+
+#[wasm_bindgen_test]
 async fn chart_hands_the_figure_to_plotly_and_follows_its_signal() {
     // A stand-in for Plotly.js that records what it is given.
     js_sys::Function::new_no_args(

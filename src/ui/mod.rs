@@ -4,7 +4,7 @@ mod app;
 mod browser;
 pub mod components;
 mod loader;
-mod panic;
+pub mod panic;
 mod persist;
 mod plotly_loader;
 mod state;

@@ -242,3 +242,30 @@ async fn bench_switch_time_2000_transactions() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn bundle_strings_are_shown_as_text_never_as_html() {
+    with_browser(|c| async move {
+        c.goto(&site("")).await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        let evil = json!({
+            "format": "runlens-bundle", "version": 1,
+            "report": {
+                "title": "<img src=x onerror=\"window.__pwned=1\"><b>bold</b>",
+                "tickets": [{"id": "EVIL-1", "url": "javascript:window.__pwned=2"}, {"id": "OK-1", "url": "https://example.test/OK-1"}]
+            },
+            "runs": [{"id": "a", "label": "<script>window.__pwned=3</script>"}]
+        });
+        drop_file(&c, "evil.json", &evil.to_string()).await;
+        let h1 = wait_text(&c, ".report h1", "<img").await;
+        assert_eq!(h1, "<img src=x onerror=\"window.__pwned=1\"><b>bold</b>");
+        assert!(c.find_all(Locator::Css(".report h1 img, .report h1 b")).await.unwrap().is_empty());
+        let links = c.find_all(Locator::Css(".tickets a")).await.unwrap();
+        assert_eq!(links.len(), 1, "only the https ticket becomes a link");
+        assert_eq!(links[0].attr("href").await.unwrap().as_deref(), Some("https://example.test/OK-1"));
+        wait_text(&c, ".tickets", "EVIL-1").await;
+        let pwned = c.execute("return window.__pwned || null", vec![]).await.unwrap();
+        assert!(pwned.is_null(), "{pwned}");
+    })
+    .await;
+}

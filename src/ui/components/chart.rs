@@ -46,6 +46,26 @@ pub fn themed(layout: Layout, dark: bool) -> Layout {
         .y_axis(axis(dark, ""))
 }
 
+/// One bar trace per run over `rows` (comparison rows, one cell per run), named by `labels`;
+/// runs with no value in any row get no trace (and no legend entry). Horizontal bars put the
+/// names on the y axis.
+pub fn bars_per_run(rows: &[&crate::analysis::Row], names: &[String], labels: &[String], horizontal: bool) -> Plot {
+    use plotly::common::Orientation;
+    let mut plot = Plot::new();
+    for (i, label) in labels.iter().enumerate() {
+        let vals: Vec<Option<f64>> = rows.iter().map(|r| r.cells.get(i).and_then(|c| c.value)).collect();
+        if vals.iter().all(Option::is_none) {
+            continue;
+        }
+        if horizontal {
+            plot.add_trace(plotly::Bar::new(vals, names.to_vec()).orientation(Orientation::Horizontal).name(label));
+        } else {
+            plot.add_trace(plotly::Bar::new(names.to_vec(), vals).name(label));
+        }
+    }
+    plot
+}
+
 /// A plot with runlens' configuration: responsive, no logo, PNG/SVG export under `file_name`.
 pub fn configured(mut plot: Plot, file_name: &str, svg: bool) -> Plot {
     let format = if svg { ImageButtonFormats::Svg } else { ImageButtonFormats::Png };

@@ -4,11 +4,11 @@
 use super::controls::{row_filter, FilterControls};
 use crate::model::Section;
 use crate::tables::{latency_table, LATENCY_COLUMNS};
-use crate::ui::components::chart::{axis, configured, themed, Chart};
+use crate::ui::components::chart::{axis, bars_per_run, configured, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
 use plotly::common::Orientation;
-use plotly::{Bar, Layout, Plot};
+use plotly::Layout;
 
 const CHART_METRICS: [&str; 5] = ["mean", "median", "p90", "p95", "p99"];
 const CHART_MAX_BARS: usize = 20;
@@ -73,14 +73,7 @@ pub fn Latency() -> impl IntoView {
             picked.reverse();
             let names: Vec<String> = picked.iter().map(|r| short_label(&r.key)).collect();
             let with_data = (0..labels.len()).filter(|i| picked.iter().any(|r| r.cells.get(*i).is_some_and(|c| c.value.is_some()))).count();
-            let mut plot = Plot::new();
-            for (i, label) in labels.iter().enumerate() {
-                let xs: Vec<Option<f64>> = picked.iter().map(|r| r.cells.get(i).and_then(|c| c.value)).collect();
-                if xs.iter().all(Option::is_none) {
-                    continue; // a run without this data gets no legend entry
-                }
-                plot.add_trace(Bar::new(xs, names.clone()).orientation(Orientation::Horizontal).name(label));
-            }
+            let mut plot = bars_per_run(&picked, &names, &labels, true);
             let height = 110 + (names.len().max(1) * (8 + 12 * with_data.clamp(1, 4))).min(900);
             let layout = themed(Layout::new(), dark)
                 .height(height)

@@ -5,10 +5,10 @@ use super::controls::{row_filter, FilterControls};
 use crate::bundle::Unit;
 use crate::model::Section;
 use crate::tables::compare_table;
-use crate::ui::components::chart::{axis, configured, themed, Chart};
+use crate::ui::components::chart::{axis, bars_per_run, configured, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
-use plotly::{Bar, Layout, Plot, Scatter};
+use plotly::{Layout, Plot, Scatter};
 
 #[component]
 pub fn Resources() -> impl IntoView {
@@ -20,7 +20,9 @@ pub fn Resources() -> impl IntoView {
         let f = filter.get();
         state.rows.with(|rows| compare_table(rows, &labels, Section::Resource, &f))
     });
-    let stat = RwSignal::new("average");
+    // Start with whichever statistic the selected runs report more often.
+    let count = |m: &str| state.rows.with_untracked(|rows| rows.iter().filter(|r| r.section == Section::Resource && r.metric == m).count());
+    let stat = RwSignal::new(if count("peak") > count("average") { "peak" } else { "average" });
     let figure = move || {
         let s = stat.get();
         let labels = state.labels.get();
@@ -32,18 +34,12 @@ pub fn Resources() -> impl IntoView {
                 .filter(|r| r.section == Section::Resource && r.metric == s && r.unit == Unit::Percent && f.keeps(r))
                 .collect();
             let names: Vec<String> = picked.iter().map(|r| r.key.clone()).collect();
-            let mut plot = Plot::new();
-            for (i, label) in labels.iter().enumerate() {
-                let ys: Vec<Option<f64>> = picked.iter().map(|r| r.cells.get(i).and_then(|c| c.value)).collect();
-                if ys.iter().all(Option::is_none) {
-                    continue;
-                }
-                plot.add_trace(Bar::new(names.clone(), ys).name(label));
-            }
+            let mut plot = bars_per_run(&picked, &names, &labels, false);
             plot.set_layout(
                 themed(Layout::new(), dark)
                     .height(380)
                     .bar_mode(plotly::layout::BarMode::Group)
+                    .bar_gap(if names.len() < 3 { 0.6 } else { 0.2 })
                     .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10))
                     .legend(plotly::layout::Legend::new().orientation(plotly::common::Orientation::Horizontal).y(1.1).x(0.0))
                     .y_axis(axis(dark, &format!("{s} utilization (%)"))),
@@ -83,8 +79,8 @@ pub fn Resources() -> impl IntoView {
                     <h2>"Utilization per service"</h2>
                     <label>"Show "
                         <select on:change=move |ev| stat.set(if event_target_value(&ev) == "peak" { "peak" } else { "average" })>
-                            <option value="average" selected=true>"average"</option>
-                            <option value="peak">"peak / initial spike"</option>
+                            <option value="average" selected=move || stat.get() == "average">"average"</option>
+                            <option value="peak" selected=move || stat.get() == "peak">"peak / initial spike"</option>
                         </select>
                     </label>
                 </div>
