@@ -21,4 +21,4 @@ timed cargo test --locked --target wasm32-unknown-unknown --test components
 
 tier "3/3 end-to-end tests (release build under /runlens/)"
 timed trunk build --release --public-url /runlens/ --dist target/e2e-dist
-RUNLENS_DIST="$PWD/target/e2e-dist" timed cargo test --locked --features e2e --test e2e -- --test-threads=2
+RUNLENS_DIST="$PWD/target/e2e-dist" timed cargo test --locked -p runlens-e2e -- --test-threads=2

@@ -1,6 +1,8 @@
 //! End-to-end tests: the release build, served under /runlens/, driven in headless Chromium. Each
 //! test opens a seed example (or a fixture) and asserts numbers a reader would look for.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod harness;
 
 use fantoccini::Locator;

@@ -9,7 +9,7 @@ const SEED000: &str = "examples/folio-reindex-orchid-vs-poppy.json";
 const SEED001: &str = "examples/folio-mod-search-eureka.json";
 
 fn example_text(file: &str) -> String {
-    std::fs::read_to_string(format!("{}/public/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    std::fs::read_to_string(format!("{}/public/{file}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))).unwrap()
 }
 
 /// Drops a file with `content` on the page, as a user dragging it from the desktop would.
@@ -80,8 +80,9 @@ async fn file_input_loads_and_a_reload_reopens_local_files() {
     with_browser(|c| async move {
         c.goto(&site("")).await.unwrap();
         wait_text(&c, ".gallery .card", "Reindexing").await;
-        let path = format!("{}/public/{SEED001}", env!("CARGO_MANIFEST_DIR"));
-        c.find(Locator::Css("[data-testid='file-input']")).await.unwrap().send_keys(&path).await.unwrap();
+        let path = std::fs::canonicalize(format!("{}/public/{SEED001}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))).unwrap();
+        let path = path.to_str().unwrap();
+        c.find(Locator::Css("[data-testid='file-input']")).await.unwrap().send_keys(path).await.unwrap();
         wait_text(&c, ".report h1", "mod-search").await;
         c.refresh().await.unwrap();
         wait_text(&c, ".notice", "Reopened 1 bundle").await;
@@ -208,7 +209,7 @@ async fn exports_carry_the_table_and_the_workspace() {
 }
 
 /// Median time to switch the candidate on a 2,000-transaction bundle. A benchmark, not a test:
-/// `RUNLENS_DIST=… cargo test --features e2e --test e2e -- --ignored --nocapture switch_time`.
+/// `RUNLENS_DIST=… cargo test -p runlens-e2e -- --ignored --nocapture switch_time`.
 #[tokio::test]
 #[ignore]
 async fn bench_switch_time_2000_transactions() {

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 pub struct Env {
     /// Base URL of the site, ending in `/runlens/`.
     pub site: String,
-    /// A second origin (another port) serving `tests/e2e/host/` for iframe tests.
+    /// A second origin (another port) serving `e2e/host/` for iframe tests.
     pub other_origin: String,
     pub webdriver: String,
     _children: Vec<ChildGuard>,
@@ -62,7 +62,7 @@ pub fn env() -> &'static Env {
         std::fs::create_dir_all(&root).unwrap();
         std::os::unix::fs::symlink(&dist, root.join("runlens")).unwrap();
         let (site_port, site) = serve(&root);
-        let host_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/host");
+        let host_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("host");
         let (other_port, other) = serve(&host_dir);
         let wd_port = free_port();
         let driver = Command::new(std::env::var("CHROMEDRIVER").unwrap_or("/usr/bin/chromedriver".into()))
