@@ -68,7 +68,16 @@ pub fn App() -> impl IntoView {
                 <div class="drop-overlay" aria-hidden="true"><p>"Drop result bundles to open them"</p></div>
             </Show>
             <Show when=move || { state.busy.get() != 0 }>
-                <div class="busy" role="status"><span class="spinner"></span>"Loading…"</div>
+                <div class="busy" role="status"><span class="spinner"></span>{move || match state.progress.get() {
+                    Some((name, done, Some(total))) if total > 0 => format!(
+                        "Loading {name}… {}% ({} of {})",
+                        (done.min(total) * 100 / total),
+                        crate::format::bytes(done as f64),
+                        crate::format::bytes(total as f64)
+                    ),
+                    Some((name, done, _)) => format!("Loading {name}… {}", crate::format::bytes(done as f64)),
+                    None => "Loading…".to_string(),
+                }}</div>
             </Show>
             {move || if has_runs.get() {
                 view! { <Workspace/> }.into_any()

@@ -62,8 +62,7 @@ pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
     spawn_local(async move {
         for f in files {
             let name = f.name();
-            let file = gloo::file::File::from(f);
-            match gloo::file::futures::read_as_bytes(&file).await {
+            match read_file(state, &f).await {
                 Ok(bytes) => {
                     // Let the spinner paint before a large parse.
                     gloo::timers::future::TimeoutFuture::new(0).await;
@@ -72,8 +71,28 @@ pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
                 Err(e) => state.notify(NoticeKind::Error, format!("Could not read {name}: {e}"), vec![]),
             }
         }
+        state.progress.set(None);
         state.busy.update(|b| *b -= 1);
     });
+}
+
+const CHUNK_BYTES: f64 = (4 << 20) as f64;
+
+/// Reads a file in 4 MiB slices, reporting progress between them (the page stays responsive).
+async fn read_file(state: AppState, f: &web_sys::File) -> Result<Vec<u8>, String> {
+    let name = f.name();
+    let total = f.size();
+    let mut out = Vec::with_capacity(total as usize);
+    let mut offset = 0.0;
+    while offset < total {
+        let end = (offset + CHUNK_BYTES).min(total);
+        let slice = f.slice_with_f64_and_f64(offset, end).map_err(|_| "the browser refused to read it".to_string())?;
+        let bytes = gloo::file::futures::read_as_bytes(&gloo::file::Blob::from(slice)).await.map_err(|e| e.to_string())?;
+        out.extend_from_slice(&bytes);
+        offset = end;
+        state.progress.set(Some((name.clone(), offset as u64, Some(total as u64))));
+    }
+    Ok(out)
 }
 
 /// Loads the bundles remembered from an earlier visit.
@@ -100,18 +119,19 @@ pub fn load_urls(state: AppState, srcs: Vec<String>) {
                 state.notify(NoticeKind::Error, format!("Did not load {msg}."), vec![]);
                 continue;
             }
-            match fetch_bytes(&src).await {
+            match fetch_bytes(state, &src).await {
                 Ok(bytes) => {
                     ingest(state, &src, &bytes, Origin::Url);
                 }
                 Err(msg) => state.notify(NoticeKind::Error, msg, vec![]),
             }
         }
+        state.progress.set(None);
         state.busy.update(|b| *b -= 1);
     });
 }
 
-async fn fetch_bytes(src: &str) -> Result<Vec<u8>, String> {
+async fn fetch_bytes(state: AppState, src: &str) -> Result<Vec<u8>, String> {
     let resp = gloo::net::http::Request::get(src).send().await.map_err(|_| {
         format!(
             "Could not fetch {src}: the server did not answer, or it does not allow other sites to read it \
@@ -121,5 +141,29 @@ async fn fetch_bytes(src: &str) -> Result<Vec<u8>, String> {
     if !resp.ok() {
         return Err(format!("Could not fetch {src}: the server answered HTTP {} {}.", resp.status(), resp.status_text()));
     }
-    resp.binary().await.map_err(|e| format!("Could not read {src}: {e}"))
+    let total = resp.headers().get("content-length").and_then(|v| v.parse::<u64>().ok());
+    let Some(body) = resp.body() else {
+        return resp.binary().await.map_err(|e| format!("Could not read {src}: {e}"));
+    };
+    read_stream(state, src, body, total).await.map_err(|e| format!("Could not read {src}: {e}"))
+}
+
+/// Reads a response body chunk by chunk, reporting progress.
+async fn read_stream(state: AppState, src: &str, body: web_sys::ReadableStream, total: Option<u64>) -> Result<Vec<u8>, String> {
+    use wasm_bindgen::JsCast;
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut out = Vec::with_capacity(total.unwrap_or(0) as usize);
+    loop {
+        let chunk = wasm_bindgen_futures::JsFuture::from(reader.read()).await.map_err(|_| "the connection broke off".to_string())?;
+        let chunk: web_sys::ReadableStreamReadResult = chunk.unchecked_into();
+        if chunk.get_done().unwrap_or(true) {
+            break;
+        }
+        let bytes = js_sys::Uint8Array::new(&chunk.get_value());
+        out.extend_from_slice(&bytes.to_vec());
+        state.progress.set(Some((src.to_string(), out.len() as u64, total)));
+    }
+    // Let the progress paint before a large parse.
+    gloo::timers::future::TimeoutFuture::new(0).await;
+    Ok(out)
 }

@@ -30,6 +30,8 @@ pub struct AppState {
     pub notices: RwSignal<Vec<Notice>>,
     /// Loads in flight (files being read, URLs being fetched).
     pub busy: RwSignal<u32>,
+    /// The load in progress: what, bytes so far, bytes in all (when known).
+    pub progress: RwSignal<Option<(String, u64, Option<u64>)>>,
     pub system_dark: RwSignal<bool>,
     /// Selected run ids, baseline first.
     pub selected: Memo<Vec<String>>,
@@ -95,6 +97,7 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
         url,
         notices: RwSignal::new(Vec::new()),
         busy: RwSignal::new(0),
+        progress: RwSignal::new(None),
         system_dark,
         selected,
         labels,
