@@ -62,12 +62,9 @@ pub struct Row {
 }
 
 impl Row {
-    /// The worst verdict among the non-baseline cells (for "regressions only" filters).
+    /// Whether any run is worse than the baseline (for "regressions only" filters).
     pub fn has_regression(&self) -> bool {
         self.cells.iter().any(|c| c.verdict == Verdict::Worse)
-    }
-    pub fn has_change(&self) -> bool {
-        self.cells.iter().any(|c| !matches!(c.verdict, Verdict::Same | Verdict::Baseline | Verdict::Missing))
     }
 }
 
@@ -76,7 +73,7 @@ pub(crate) fn judge(base: Option<f64>, value: Option<f64>, direction: Direction,
         (Some(b), Some(v)) => {
             let abs = v - b;
             let rel = if b != 0.0 { Some(abs / b.abs()) } else if v == 0.0 { Some(0.0) } else { None };
-            let beyond = rel.map_or(true, |r| r.abs() >= threshold);
+            let beyond = rel.is_none_or(|r| r.abs() >= threshold);
             let verdict = if !beyond || abs == 0.0 {
                 Verdict::Same
             } else {

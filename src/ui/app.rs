@@ -106,7 +106,7 @@ fn Header() -> impl IntoView {
     };
     view! {
         <header class="top">
-            <a class="brand" href="./" on:click=close_all.clone()>"runlens"</a>
+            <a class="brand" href="./">"runlens"</a>
             <span class="report-title">{title}</span>
             <span class="spacer"></span>
             <super::components::share::ShareButtons/>
@@ -114,7 +114,7 @@ fn Header() -> impl IntoView {
                 <OpenButton/>
             </Show>
             <Show when=move || state.workspace.with(|w| !w.is_empty())>
-                <button type="button" class="ghost" on:click=close_all.clone() title="Close all bundles">"Close all"</button>
+                <button type="button" class="ghost" on:click=close_all title="Close all bundles and forget the remembered ones">"Close all"</button>
             </Show>
             <button type="button" class="ghost theme-toggle" on:click=toggle_theme
                 aria-label=move || if state.dark.get() { "Switch to light theme" } else { "Switch to dark theme" }>
