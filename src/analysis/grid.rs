@@ -5,7 +5,8 @@ use super::compare::{judge, Cell, Row};
 use crate::bundle::Run;
 
 /// The two dimensions that vary among `runs` (at least two distinct values each), in the order
-/// the first run lists them.
+/// the first run lists them. None when fewer or more than two vary: a third varying dimension
+/// would hide runs in the grid's cells.
 pub fn grid_dims(runs: &[&Run]) -> Option<(String, String)> {
     let first = runs.first()?;
     let varying: Vec<String> = first
@@ -20,7 +21,7 @@ pub fn grid_dims(runs: &[&Run]) -> Option<(String, String)> {
         .cloned()
         .collect();
     match varying.as_slice() {
-        [a, b, ..] => Some((a.clone(), b.clone())),
+        [a, b] => Some((a.clone(), b.clone())),
         _ => None,
     }
 }
@@ -128,8 +129,12 @@ mod tests {
     }
 
     #[test]
-    fn one_varying_dimension_is_no_grid() {
+    fn one_or_three_varying_dimensions_make_no_grid() {
         let runs = [run("a", "x", "1", 1.0), run("b", "x", "2", 2.0)];
         assert_eq!(grid_dims(&runs.iter().collect::<Vec<_>>()), None);
+        let mut three = [run("a", "x", "1", 1.0), run("b", "y", "2", 2.0)];
+        three[0].dimensions.insert("region".into(), "eu".into());
+        three[1].dimensions.insert("region".into(), "us".into());
+        assert_eq!(grid_dims(&three.iter().collect::<Vec<_>>()), None);
     }
 }

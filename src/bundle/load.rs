@@ -140,10 +140,16 @@ pub fn load_bundle(source: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
     }
 }
 
+/// Decompressed bundles larger than this are refused (a gzip bomb must not take the page down).
+const MAX_INFLATED_BYTES: u64 = 1 << 30;
+
 fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let mut out = Vec::with_capacity(bytes.len() * 4);
-    flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out)?;
+    let mut out = Vec::with_capacity(bytes.len().saturating_mul(4).min(64 << 20));
+    flate2::read::MultiGzDecoder::new(bytes).take(MAX_INFLATED_BYTES + 1).read_to_end(&mut out)?;
+    if out.len() as u64 > MAX_INFLATED_BYTES {
+        return Err(std::io::Error::other("it decompresses to more than 1 GiB"));
+    }
     Ok(out)
 }
 

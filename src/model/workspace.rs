@@ -69,7 +69,13 @@ impl Workspace {
     /// else the first two runs.
     pub fn default_selection(&self) -> Vec<String> {
         if let Some(c) = self.comparisons.first() {
-            return std::iter::once(&c.baseline).chain(&c.candidates).cloned().collect();
+            let mut ids: Vec<String> = Vec::new();
+            for id in std::iter::once(&c.baseline).chain(&c.candidates) {
+                if !ids.contains(id) {
+                    ids.push(id.clone());
+                }
+            }
+            return ids;
         }
         self.runs.iter().take(2).map(|r| r.run.id.clone()).collect()
     }

@@ -77,8 +77,9 @@ fn status_word(s: RunStatus) -> &'static str {
 
 /// "2023-10-01T10:18:00Z" -> "2023-10-01 10:18 UTC"; anything else unchanged.
 pub fn short_time(t: &str) -> String {
-    match t.strip_suffix('Z').or_else(|| t.strip_suffix("+00:00")) {
-        Some(s) if s.len() >= 16 && s.as_bytes()[10] == b'T' => format!("{} {} UTC", &s[..10], &s[11..16]),
+    let utc = t.strip_suffix('Z').or_else(|| t.strip_suffix("+00:00"));
+    match utc.and_then(|s| Some((s.get(..10)?, s.get(10..11)?, s.get(11..16)?))) {
+        Some((date, "T", hm)) => format!("{date} {hm} UTC"),
         _ => t.to_string(),
     }
 }
@@ -145,11 +146,15 @@ pub fn compare_table(rows: &[analysis::Row], labels: &[String], section: Section
         let mut cells = vec![Cell::text(&r.key), Cell::text(if r.metric.is_empty() { "value" } else { &r.metric })];
         cells.extend(r.cells.iter().map(|c| value_cell(c, r.unit)));
         if two {
-            let c = &r.cells[1];
-            cells.push(Cell::change(c.abs, r.unit));
-            let mut v = Cell::text(c.verdict.label());
-            v.verdict = Some(c.verdict);
-            cells.push(v);
+            match r.cells.get(1) {
+                Some(c) => {
+                    cells.push(Cell::change(c.abs, r.unit));
+                    let mut v = Cell::text(c.verdict.label());
+                    v.verdict = Some(c.verdict);
+                    cells.push(v);
+                }
+                None => cells.extend([Cell::empty(), Cell::empty()]),
+            }
         }
         out.push(Row { cells, group, highlight: r.has_regression() });
     }
@@ -224,7 +229,7 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
             let mut regressed = false;
             for (m, _) in LATENCY_COLUMNS {
                 match metrics.get(m) {
-                    Some(r) => {
+                    Some(r) if ri < r.cells.len() => {
                         let c = &r.cells[ri];
                         regressed |= c.verdict == Verdict::Worse;
                         let mut cell = value_cell(c, r.unit);
@@ -234,7 +239,7 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
                         }
                         cells.push(cell);
                     }
-                    None => cells.push(Cell::empty()),
+                    _ => cells.push(Cell::empty()),
                 }
             }
             out.push(Row { cells, group: g, highlight: regressed });
@@ -379,5 +384,6 @@ mod tests {
     fn short_times() {
         assert_eq!(short_time("2023-10-01T10:18:00Z"), "2023-10-01 10:18 UTC");
         assert_eq!(short_time("yesterday"), "yesterday");
+        assert_eq!(short_time("2023-10-0é1T10:18:00Z"), "2023-10-0é1T10:18:00Z", "never slices inside a character");
     }
 }

@@ -7,11 +7,21 @@ fn rows_text(t: &Table) -> Vec<Vec<String>> {
     t.rows.iter().map(|r| r.cells.iter().map(|c| c.plain()).collect()).collect()
 }
 
+/// Spreadsheets run cells that start with = + - @ as formulas; such text cells get a leading
+/// apostrophe (our own numbers use a real minus sign, so they never start with '-').
+fn csv_safe(s: String) -> String {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
+    } else {
+        s
+    }
+}
+
 pub fn to_csv(t: &Table) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record(t.columns.iter().map(|c| c.label.as_str()));
+    let _ = w.write_record(t.columns.iter().map(|c| csv_safe(c.label.clone())));
     for r in rows_text(t) {
-        let _ = w.write_record(&r);
+        let _ = w.write_record(r.into_iter().map(csv_safe));
     }
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
@@ -76,6 +86,13 @@ mod tests {
     #[test]
     fn csv_quotes_and_keeps_deltas() {
         assert_eq!(to_csv(&table()), "\"Run, name\",Duration\n\"Poppy \"\"t2\"\"\",9 h 47 min (−12.4%)\n");
+    }
+
+    #[test]
+    fn csv_defuses_formulas() {
+        let mut t = table();
+        t.rows[0].cells[0] = Cell::text("=HYPERLINK(\"x\")");
+        assert!(to_csv(&t).contains("\"'=HYPERLINK(\"\"x\"\")\""), "{}", to_csv(&t));
     }
 
     #[test]

@@ -155,7 +155,7 @@ impl Table {
             use std::cmp::Ordering::*;
             let (ka, kb) = (key(a), key(b));
             let ord = match (&ka, &kb) {
-                (SortKey::Num(x), SortKey::Num(y)) => x.partial_cmp(y).unwrap_or(Equal),
+                (SortKey::Num(x), SortKey::Num(y)) => x.total_cmp(y),
                 (SortKey::Text(x), SortKey::Text(y)) => x.cmp(y),
                 (SortKey::None, SortKey::None) => Equal,
                 // Empty cells always last.

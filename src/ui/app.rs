@@ -25,7 +25,9 @@ pub fn App() -> impl IntoView {
         let m2 = mql.clone();
         gloo::events::EventListener::new(&mql, "change", move |_| state.system_dark.set(m2.matches())).forget();
     }
-    if !state.url.with_untracked(|u| u.embed) {
+    // A link that names bundles shows exactly those; remembered local files come back only on a
+    // plain visit.
+    if srcs.is_empty() && !state.url.with_untracked(|u| u.embed) {
         loader::restore(state);
     }
     loader::load_urls(state, srcs);

@@ -77,12 +77,14 @@ pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
 }
 
 const CHUNK_BYTES: f64 = (4 << 20) as f64;
+/// Sizes come from the file or the server: reserve no more than this up front.
+const MAX_RESERVE: usize = 256 << 20;
 
 /// Reads a file in 4 MiB slices, reporting progress between them (the page stays responsive).
 async fn read_file(state: AppState, f: &web_sys::File) -> Result<Vec<u8>, String> {
     let name = f.name();
     let total = f.size();
-    let mut out = Vec::with_capacity(total as usize);
+    let mut out = Vec::with_capacity((total as usize).min(MAX_RESERVE));
     let mut offset = 0.0;
     while offset < total {
         let end = (offset + CHUNK_BYTES).min(total);
@@ -152,7 +154,7 @@ async fn fetch_bytes(state: AppState, src: &str) -> Result<Vec<u8>, String> {
 async fn read_stream(state: AppState, src: &str, body: web_sys::ReadableStream, total: Option<u64>) -> Result<Vec<u8>, String> {
     use wasm_bindgen::JsCast;
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let mut out = Vec::with_capacity(total.unwrap_or(0) as usize);
+    let mut out = Vec::with_capacity((total.unwrap_or(0) as usize).min(MAX_RESERVE));
     loop {
         let chunk = wasm_bindgen_futures::JsFuture::from(reader.read()).await.map_err(|_| "the connection broke off".to_string())?;
         let chunk: web_sys::ReadableStreamReadResult = chunk.unchecked_into();

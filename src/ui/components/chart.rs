@@ -10,6 +10,24 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
 
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    // Our own binding with `catch`: plotly's `bindings::react` panics when Plotly.js refuses
+    // (e.g. the div left the page while Plotly.js was still loading), and a panic kills the page.
+    #[wasm_bindgen(catch, js_namespace = Plotly, js_name = react)]
+    async fn plotly_react(id: &str, figure: &js_sys::Object) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>;
+}
+
+/// Draws `plot` into the element `id` if it is still on the page; a refusal is logged, not fatal.
+async fn draw(id: &str, plot: &Plot) {
+    let on_page = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)).is_some();
+    if on_page {
+        if let Err(e) = plotly_react(id, &plot.to_js_object()).await {
+            leptos::logging::warn!("Plotly could not draw {id}: {e:?}");
+        }
+    }
+}
+
 /// `Plotly.downloadImage(id, {format, filename})`.
 fn download_image(id: &str, format: &str, file_name: &str) {
     use wasm_bindgen::{JsCast, JsValue};
@@ -104,7 +122,7 @@ where
         let id = div_id.clone();
         spawn_local(async move {
             match ensure_plotly().await {
-                Ok(()) => plotly::bindings::react(&id, &plot).await,
+                Ok(()) => draw(&id, &plot).await,
                 Err(e) => error.set(Some(e)),
             }
         });

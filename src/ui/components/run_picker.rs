@@ -27,7 +27,7 @@ pub fn RunPicker() -> impl IntoView {
         let mut ids = state.selected.get_untracked();
         if on && !ids.contains(&id) {
             ids.push(id);
-        } else if !on && ids.len() > 1 {
+        } else if !on && ids.len() > 2 {
             ids.retain(|x| *x != id);
         }
         state.url.update(|u| u.select_runs(ids));
@@ -51,10 +51,12 @@ pub fn RunPicker() -> impl IntoView {
                     let sel = state.selected.get();
                     runs().into_iter().filter(|(id, _)| *id != b).map(|(id, label)| {
                         let checked = sel.contains(&id);
+                        // The only candidate cannot be unticked: pick another first.
+                        let sole = checked && sel.len() == 2;
                         let id2 = id.clone();
                         view! {
                             <label class="chip" class:on=checked>
-                                <input type="checkbox" prop:checked=checked data-run=id.clone()
+                                <input type="checkbox" prop:checked=checked data-run=id.clone() disabled=sole
                                     on:change=move |ev| toggle(id2.clone(), event_target_checked(&ev))/>
                                 {label}
                             </label>

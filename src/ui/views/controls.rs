@@ -27,7 +27,7 @@ pub fn FilterControls(#[prop(default = true)] threshold: bool, #[prop(default = 
                         prop:value=move || state.url.with(|u| u.threshold_pct.to_string())
                         on:change=move |ev| {
                             if let Ok(v) = event_target_value(&ev).parse::<f64>() {
-                                if v.is_finite() && v >= 0.0 { state.url.update(|u| u.threshold_pct = v); }
+                                if v.is_finite() { state.url.update(|u| u.threshold_pct = v.clamp(0.0, 1000.0)); }
                             }
                         }/>
                     " %"

@@ -26,10 +26,11 @@ pub fn GridPanel() -> impl IntoView {
         })
     });
     let picked = RwSignal::new(0usize);
+    let threshold = Memo::new(move |_| state.url.with(|u| u.threshold_pct) / 100.0);
     let table = move || {
         let (rd, cd) = dims.get()?;
         let choice = choices.with(|c| c.get(picked.get()).or(c.first()).map(|x| x.0))?;
-        let t = state.url.with(|u| u.threshold_pct) / 100.0;
+        let t = threshold.get();
         let row = state.rows.with(|rows| rows.get(choice).cloned())?;
         let g = runs.with(|r| grid(&r.iter().collect::<Vec<_>>(), &row, (&rd, &cd), t));
         let unit = row.unit;

@@ -43,7 +43,7 @@ pub fn Landing() -> impl IntoView {
                 <h1>"Compare performance-test runs"</h1>
                 <p class="lead">"Drop a runlens results bundle anywhere on this page to see what got better or worse between runs: latency per transaction, CPU and memory per service, search-index sizes and configuration. Nothing leaves your browser."</p>
                 <div class="drop-target" data-testid="drop-zone">
-                    <p><strong>"Drop bundle files here"</strong>" (.json; several at once join one workspace)"</p>
+                    <p><strong>"Drop bundle files here"</strong>" (.json or .json.gz; several at once join one workspace)"</p>
                     <OpenButton/>
                 </div>
             </section>
