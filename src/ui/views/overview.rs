@@ -30,7 +30,7 @@ pub fn Overview() -> impl IntoView {
     let tenants = Memo::new(move |_| tenants_table(&state.selected_runs()));
     let headline = move || {
         let labels = state.labels.get();
-        state.rows.with(|rows| {
+        let cards = state.rows.with(|rows| {
             rows.iter()
                 .filter(|r| matches!(r.section, Section::Duration | Section::Kpi) && r.cells[0].value.is_some())
                 .flat_map(|r| r.cells.iter().enumerate().skip(1).filter(|(_, c)| c.value.is_some()).map(move |(i, c)| (r, i, c)))
@@ -50,8 +50,13 @@ pub fn Overview() -> impl IntoView {
                         </div>
                     }
                 })
-                .collect_view()
-        })
+                .collect::<Vec<_>>()
+        });
+        if cards.is_empty() && labels.len() >= 2 {
+            view! { <p class="empty">"Neither a run duration nor a KPI is stated for the baseline and a candidate."</p> }.into_any()
+        } else {
+            cards.into_iter().collect_view().into_any()
+        }
     };
     let errors = move || {
         state.selected_runs().into_iter().flat_map(|r| {
