@@ -35,6 +35,8 @@ pub struct AppState {
     pub system_dark: RwSignal<bool>,
     /// Selected run ids, baseline first.
     pub selected: Memo<Vec<String>>,
+    /// The selected runs themselves (cloned once per selection change; read with `.with`).
+    pub runs: Memo<Vec<Run>>,
     /// Labels of the selected runs.
     pub labels: Memo<Vec<String>>,
     /// The comparison of the selected runs at the current threshold.
@@ -61,30 +63,21 @@ impl AppState {
             .forget();
         }
     }
-
-    /// Clones of the selected runs (for views that need the runs themselves).
-    pub fn selected_runs(&self) -> Vec<Run> {
-        let ids = self.selected.get();
-        self.workspace.with(|w| ids.iter().filter_map(|id| w.run(id).cloned()).collect())
-    }
 }
 
 pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
     let workspace = RwSignal::new(Workspace::default());
     let url = RwSignal::new(url);
     let selected = Memo::new(move |_| url.with(|u| workspace.with(|w| u.selected_runs(w))));
-    let labels = Memo::new(move |_| {
+    let runs = Memo::new(move |_| {
         let ids = selected.get();
-        workspace.with(|w| ids.iter().filter_map(|id| w.run(id).map(|r| r.label.clone())).collect())
+        workspace.with(|w| ids.iter().filter_map(|id| w.run(id).cloned()).collect::<Vec<Run>>())
     });
+    let labels = Memo::new(move |_| runs.with(|rs| rs.iter().map(|r| r.label.clone()).collect()));
     let threshold = Memo::new(move |_| url.with(|u| u.threshold_pct) / 100.0);
     let rows = Memo::new(move |_| {
-        let ids = selected.get();
         let t = threshold.get();
-        workspace.with(|w| {
-            let runs: Vec<&Run> = ids.iter().filter_map(|id| w.run(id)).collect();
-            analysis::compare(&runs, t)
-        })
+        runs.with(|rs| analysis::compare(&rs.iter().collect::<Vec<_>>(), t))
     });
     let system_dark = RwSignal::new(system_dark);
     let dark = Memo::new(move |_| match url.with(|u| u.theme) {
@@ -100,6 +93,7 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
         progress: RwSignal::new(None),
         system_dark,
         selected,
+        runs,
         labels,
         rows,
         dark,

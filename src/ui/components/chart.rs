@@ -84,15 +84,15 @@ pub fn bars_per_run(rows: &[&crate::analysis::Row], names: &[String], labels: &[
     plot
 }
 
-/// A plot with runlens' configuration: responsive, no logo, PNG/SVG export under `file_name`.
-pub fn configured(mut plot: Plot, file_name: &str, svg: bool) -> Plot {
-    let format = if svg { ImageButtonFormats::Svg } else { ImageButtonFormats::Png };
+/// A plot with runlens' configuration: responsive, no logo, the mode bar's PNG export named
+/// `file_name` (SVG comes from the chart's own buttons).
+pub fn configured(mut plot: Plot, file_name: &str) -> Plot {
     plot.set_configuration(
         Configuration::new()
             .responsive(true)
             .display_logo(false)
             .display_mode_bar(plotly::configuration::DisplayModeBar::Hover)
-            .to_image_button_options(ToImageButtonOptions::new().format(format).filename(file_name).scale(2)),
+            .to_image_button_options(ToImageButtonOptions::new().format(ImageButtonFormats::Png).filename(file_name).scale(2)),
     );
     plot
 }

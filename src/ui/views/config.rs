@@ -11,9 +11,7 @@ pub fn Config() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let changed_only = RwSignal::new(false);
     let diff = Memo::new(move |_| {
-        let runs = state.selected_runs();
-        let refs: Vec<&crate::bundle::Run> = runs.iter().collect();
-        config_diff(&refs)
+        state.runs.with(|runs| config_diff(&runs.iter().collect::<Vec<_>>()))
     });
     let table = move |group: &'static str| {
         Memo::new(move |_| {

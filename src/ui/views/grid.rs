@@ -13,7 +13,7 @@ fn delta_text(c: &Cell, unit: crate::bundle::Unit) -> Option<String> {
 #[component]
 pub fn GridPanel() -> impl IntoView {
     let state = crate::ui::use_app_state();
-    let runs = Memo::new(move |_| state.selected_runs());
+    let runs = state.runs;
     let dims = Memo::new(move |_| runs.with(|r| grid_dims(&r.iter().collect::<Vec<_>>())));
     // Rows worth a grid: values in at least two runs.
     let choices = Memo::new(move |_| {

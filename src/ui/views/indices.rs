@@ -11,7 +11,7 @@ use plotly::{Bar, Layout, Plot};
 #[component]
 pub fn Indices() -> impl IntoView {
     let state = crate::ui::use_app_state();
-    let runs = Memo::new(move |_| state.selected_runs());
+    let runs = state.runs;
     let has_any = move || runs.with(|r| r.iter().any(|r| !r.indices.is_empty()));
     let figure = move || {
         let dark = state.dark.get();
@@ -40,7 +40,7 @@ pub fn Indices() -> impl IntoView {
                     .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10))
                     .y_axis(axis(dark, "store size (GiB, with replicas)")),
             );
-            configured(plot, "index-store-size", false)
+            configured(plot, "index-store-size")
         })
     };
     let deltas = Memo::new(move |_| {

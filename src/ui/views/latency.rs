@@ -82,7 +82,7 @@ pub fn Latency() -> impl IntoView {
                 .legend(plotly::layout::Legend::new().orientation(Orientation::Horizontal).y(1.0).x(0.0).y_anchor(plotly::common::Anchor::Bottom))
                 .x_axis(axis(dark, &format!("{m} latency (ms)")));
             plot.set_layout(layout);
-            configured(plot, &format!("latency-{m}"), false)
+            configured(plot, &format!("latency-{m}"))
         })
     };
     view! {

@@ -27,7 +27,7 @@ pub fn Overview() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let sources = move || state.workspace.with(|w| w.sources.clone());
     let runs = Memo::new(move |_| state.workspace.with(runs_table));
-    let tenants = Memo::new(move |_| tenants_table(&state.selected_runs()));
+    let tenants = Memo::new(move |_| state.runs.with(|rs| tenants_table(rs)));
     let headline = move || {
         let labels = state.labels.get();
         let cards = state.rows.with(|rows| {
@@ -59,10 +59,9 @@ pub fn Overview() -> impl IntoView {
         }
     };
     let errors = move || {
-        state.selected_runs().into_iter().flat_map(|r| {
-            let label = r.label.clone();
-            r.errors.into_iter().map(move |e| (label.clone(), e))
-        }).collect::<Vec<_>>()
+        state.runs.with(|rs| {
+            rs.iter().flat_map(|r| r.errors.iter().map(move |e| (r.label.clone(), e.clone()))).collect::<Vec<_>>()
+        })
     };
     view! {
         <div class="overview">

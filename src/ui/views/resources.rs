@@ -44,13 +44,13 @@ pub fn Resources() -> impl IntoView {
                     .legend(plotly::layout::Legend::new().orientation(plotly::common::Orientation::Horizontal).y(1.1).x(0.0))
                     .y_axis(axis(dark, &format!("{s} utilization (%)"))),
             );
-            configured(plot, &format!("resources-{s}"), false)
+            configured(plot, &format!("resources-{s}"))
         })
     };
-    let has_series = move || state.selected_runs().iter().any(|r| r.resources.iter().any(|x| x.series.is_some()));
+    let has_series = move || state.runs.with(|rs| rs.iter().any(|r| r.resources.iter().any(|x| x.series.is_some())));
     let series = move || {
         let dark = state.dark.get();
-        let runs = state.selected_runs();
+        let runs = state.runs.get();
         let mut plot = Plot::new();
         for run in &runs {
             for r in &run.resources {
@@ -67,7 +67,7 @@ pub fn Resources() -> impl IntoView {
                 .x_axis(axis(dark, "minutes since start"))
                 .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10)),
         );
-        configured(plot, "resources-series", false)
+        configured(plot, "resources-series")
     };
     view! {
         <div class="resources">
