@@ -73,11 +73,17 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
         let ids = selected.get();
         workspace.with(|w| ids.iter().filter_map(|id| w.run(id).cloned()).collect::<Vec<Run>>())
     });
-    let labels = Memo::new(move |_| runs.with(|rs| rs.iter().map(|r| r.label.clone()).collect()));
+    // Labels and rows borrow from the workspace rather than `runs`: memos are lazy, so views that
+    // never read `runs` (latency on a large bundle) never pay for cloning the runs.
+    let labels = Memo::new(move |_| {
+        let ids = selected.get();
+        workspace.with(|w| ids.iter().filter_map(|id| w.run(id).map(|r| r.label.clone())).collect())
+    });
     let threshold = Memo::new(move |_| url.with(|u| u.threshold_pct) / 100.0);
     let rows = Memo::new(move |_| {
         let t = threshold.get();
-        runs.with(|rs| analysis::compare(&rs.iter().collect::<Vec<_>>(), t))
+        let ids = selected.get();
+        workspace.with(|w| analysis::compare(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>(), t))
     });
     let system_dark = RwSignal::new(system_dark);
     let dark = Memo::new(move |_| match url.with(|u| u.theme) {
