@@ -3,6 +3,7 @@
 pub mod analysis;
 pub mod bundle;
 pub mod format;
+pub mod import;
 pub mod model;
 pub mod tables;
 pub mod urlstate;

@@ -19,6 +19,17 @@ pub enum LoadErrorKind {
     Schema,
     /// Well-typed but inconsistent (duplicate run ids, comparisons naming unknown runs).
     Invalid,
+    /// The file could not be read (the browser or the OS refused, the connection broke off).
+    Io,
+    /// No importer recognises the file (neither a bundle nor a supported tool's output).
+    UnknownFormat,
+    /// A recognised format that runlens cannot read (e.g. Gatling's binary log); the message says
+    /// what to use instead.
+    Unsupported,
+    /// Over a size or count limit that keeps the page alive; the message names the limit.
+    TooLarge,
+    /// Recognised, but it holds nothing runlens can show (no samples, no rows).
+    Empty,
 }
 
 /// A loading error: kind, the file it came from, and where in it.

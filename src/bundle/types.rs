@@ -166,15 +166,28 @@ pub struct Transaction {
     pub min_ms: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_ms: Option<f64>,
-    /// Requests per second.
+    /// Requests per second over the transaction's own window (its first sample's start to its
+    /// last sample's end), as JMeter's Aggregate Report and dashboard compute it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub throughput_per_s: Option<f64>,
+    /// Requests per second over the whole run's window (first start to last end of all samples).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput_run_per_s: Option<f64>,
+    /// Bytes received in all samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes_received: Option<u64>,
+    /// Bytes sent in all samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes_sent: Option<u64>,
     /// Other percentiles in milliseconds, keyed "p75", "p99.9", ...
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub percentiles: BTreeMap<String, f64>,
     /// Latency distribution, so deltas can be judged against noise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub histogram: Option<Histogram>,
+    /// How the figures were obtained when that matters (e.g. approximate percentiles).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// A latency histogram: `counts[i]` samples fell at or below `upper_bounds_ms[i]` and above the

@@ -1,0 +1,131 @@
+//! Tests of the CSV JTL importer: layouts, awkward fields, and byte ranges merged exactly.
+
+use super::*;
+use crate::import::{import_bytes, Format};
+
+const HEADER: &str = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
+
+fn row(ts: u64, elapsed: u64, label: &str, code: &str, ok: bool) -> String {
+    let q = |s: &str| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
+    format!("{ts},{elapsed},{},{},OK,TG 1-1,text,{ok},,100,10,1,1,http://x,1,0,0", q(label), q(code))
+}
+
+fn txn<'a>(run: &'a Run, name: &str) -> &'a crate::bundle::Transaction {
+    run.transactions.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no transaction {name:?}"))
+}
+
+#[test]
+fn awkward_labels_codes_and_times() {
+    let rows = [
+        row(1_000_000, 10, "a, \"quoted\"\nlabel", "200", true),
+        row(1_000_500, 30, "404", "Non HTTP response code: java.net.SocketException", false),
+        row(999_000, 20, "a, \"quoted\"\nlabel", "200", true),
+        row(1_001_000, 40, "404", "200", true),
+    ];
+    let text = format!("{HEADER}\n{}\n", rows.join("\n"));
+    let imp = import_bytes("r.jtl", text.as_bytes()).unwrap();
+    assert_eq!(imp.format, Format::JmeterCsv);
+    let run = &imp.bundle.runs[0];
+    let a = txn(run, "a, \"quoted\"\nlabel");
+    assert_eq!((a.samples, a.min_ms, a.max_ms, a.median_ms), (Some(2), Some(10.0), Some(20.0), Some(10.0)));
+    // Unordered timestamps: the window is the earliest start to the latest end.
+    assert_eq!(a.throughput_per_s, Some(2.0 * 1000.0 / (1_000_010.0 - 999_000.0)));
+    let n = txn(run, "404");
+    assert_eq!((n.samples, n.errors), (Some(2), Some(1)));
+    assert_eq!(run.transactions[0].name, "a, \"quoted\"\nlabel", "order of first appearance");
+    assert_eq!(run.errors[0].message, "Non HTTP response code: java.net.SocketException/OK");
+    assert_eq!(run.start.as_deref(), Some("1970-01-01T00:16:39Z"));
+    assert_eq!(run.duration_s, Some(2.04));
+}
+
+#[test]
+fn tabs_subsets_and_formatted_times() {
+    let text = "label\ttimeStamp\tsuccess\telapsed\n\"x\"\t2014-02-24 07:42:21.256\ttrue\t5\nx\t2014-02-24 07:42:22.256\tFALSE\t7\n";
+    let imp = import_bytes("t.csv", text.as_bytes()).unwrap();
+    let run = &imp.bundle.runs[0];
+    assert_eq!((txn(run, "x").samples, txn(run, "x").errors, txn(run, "x").max_ms), (Some(2), Some(1), Some(7.0)));
+    assert_eq!(run.start.as_deref(), Some("2014-02-24T07:42:21.256Z"));
+    assert!(imp.warnings.iter().any(|w| w.message.contains("read as UTC")), "{:?}", imp.warnings);
+}
+
+#[test]
+fn headerless_default_order() {
+    let text = "1393227741256,1425,GET /login,200,OK,Thread Group 1-1,text,true,3478,1016\n1393227742815,59,GET /inv,500,ERR,Thread Group 1-1,text,false,3100,38\n";
+    let imp = import_bytes("old.jtl", text.as_bytes()).unwrap();
+    let run = &imp.bundle.runs[0];
+    assert_eq!(run.transactions.len(), 2);
+    assert_eq!(txn(run, "GET /inv").errors, Some(1));
+    assert_eq!(txn(run, "GET /login").bytes_received, Some(3478));
+    assert!(imp.warnings[0].message.contains("default column order"));
+}
+
+#[test]
+fn bad_values_warn_with_their_line_and_never_panic() {
+    let text = format!("{HEADER}\n{}\n1,abc,x,200,OK,t,text,true,,1,1,1,1,u,1,0,0\nshort,row\n", row(5, 1, "x", "200", true));
+    let imp = import_bytes("b.jtl", text.as_bytes()).unwrap();
+    assert_eq!(txn(&imp.bundle.runs[0], "x").samples, Some(1));
+    let w: Vec<String> = imp.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(w.iter().any(|w| w.starts_with("line 3: elapsed \"abc\"")), "{w:?}");
+    // The two-field row's second field sits in the elapsed column.
+    assert!(w.iter().any(|w| w.starts_with("line 4: elapsed \"row\"")), "{w:?}");
+    assert_eq!(imp.bundle.runs[0].transactions.len(), 1);
+}
+
+#[test]
+fn controller_parents_are_left_out_of_totals_when_children_exist() {
+    let tc = "1000,50,TC,200,\"Number of samples in transaction : 2, number of failing samples : 0\",t 1-1,,true,,0,0,1,1,null,0,0,0";
+    let text = format!("{HEADER}\n{}\n{}\n{tc}\n", row(1000, 20, "a", "200", true), row(1020, 30, "b", "200", true));
+    let run = &import_bytes("tc.jtl", text.as_bytes()).unwrap().bundle.runs[0];
+    assert_eq!(run.transactions.len(), 3);
+    let samples = run.kpis.iter().find(|k| k.name == "Samples").unwrap().value;
+    assert_eq!(samples, 2.0);
+}
+
+/// Imports `text` split into `n` ranges at every possible split of the first range, the way the
+/// workers do, and checks the merged run equals the one-pass run.
+fn ranges_equal_one_pass(text: &str, n: usize) {
+    let one = import_bytes("f.jtl", text.as_bytes()).unwrap();
+    let bytes = text.as_bytes();
+    let lay = layout(text).unwrap();
+    for (shift, _) in bytes.iter().enumerate().step_by(7) {
+        let mut bounds = split(bytes.len() as u64, n);
+        if bounds.len() < 2 {
+            return;
+        }
+        bounds[0].1 = (shift as u64).clamp(1, bytes.len() as u64 - 1);
+        bounds[1].0 = bounds[0].1;
+        if bounds[1].0 >= bounds[1].1 {
+            continue;
+        }
+        let mut parts: Vec<Part> = Vec::new();
+        for (i, (s, e)) in bounds.iter().enumerate() {
+            let start = if i == 0 { 0 } else {
+                match first_record_start(*s, &bytes[(*s - 1) as usize..]) { Some(p) => p, None => bytes.len() as u64 }
+            };
+            let p = aggregate_range(&lay, &bytes[start as usize..], start, Some(*e), i == 0, &mut |_| {}).unwrap_or_default();
+            parts.push(Part { start, ..p });
+        }
+        // Re-read any misaligned range from where the previous one stopped, as the driver does.
+        while let Some(i) = first_misaligned(&parts) {
+            let from = parts[i - 1].stop;
+            let limit = bounds[i].1.max(from);
+            parts[i] = aggregate_range(&lay, &bytes[from as usize..], from, Some(limit), false, &mut |_| {}).unwrap();
+        }
+        let progress = crate::import::Progress::default();
+        let mut ctx = Ctx::new("f.jtl", &progress);
+        let run = finish(&mut ctx, &lay, parts).unwrap();
+        assert_eq!(run, one.bundle.runs[0], "split at {shift}");
+    }
+}
+
+#[test]
+fn byte_ranges_merge_to_the_one_pass_result_even_across_quoted_line_breaks() {
+    let mut rows = vec![HEADER.to_string()];
+    for i in 0..40u64 {
+        let label = match i % 4 { 0 => "plain", 1 => "with, comma", 2 => "multi\nline\n\"label\"", _ => "\n\nstarts with breaks" };
+        rows.push(row(1000 + i * 10, i * 37 % 101, label, "200", i % 9 != 0));
+    }
+    let text = rows.join("\n") + "\n";
+    ranges_equal_one_pass(&text, 2);
+    ranges_equal_one_pass(&text, 3);
+}

@@ -1,0 +1,165 @@
+//! Text encodings of imported files, by the WHATWG Encoding Standard (encoding_rs): UTF-8 with or
+//! without a BOM, UTF-16 with a BOM, and legacy single- and double-byte encodings, by declaration
+//! (`<?xml … encoding="windows-1255"?>`) or by detection (chardetng) when the head of the file is
+//! not UTF-8. Importers only ever see UTF-8: a byte that cannot be decoded becomes U+FFFD, and the
+//! importer warns, naming the row (see `lossy`).
+
+use super::Ctx;
+use encoding_rs::{Encoding, UTF_8};
+use std::borrow::Cow;
+use std::io::{BufRead, BufReader, Read};
+
+/// A text encoding.
+pub type Enc = &'static Encoding;
+
+/// The encoding of a file from its first bytes: a BOM, an XML declaration, valid UTF-8, or
+/// chardetng's guess.
+pub fn sniff(head: &[u8]) -> Enc {
+    if let Some((enc, _)) = Encoding::for_bom(head) {
+        return enc;
+    }
+    if let Some(enc) = xml_declared(head) {
+        return enc;
+    }
+    if mostly_utf8(head) {
+        return UTF_8;
+    }
+    let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    det.feed(head, false);
+    det.guess(None, chardetng::Utf8Detection::Deny)
+}
+
+/// UTF-8 unless it has more undecodable sequences than valid multi-byte ones: a UTF-8 file with one
+/// broken label stays UTF-8 (the label shows U+FFFD and a warning), a Latin-1 file does not.
+fn mostly_utf8(head: &[u8]) -> bool {
+    let (mut valid_multi, mut invalid, mut rest) = (0usize, 0usize, head);
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                valid_multi += s.bytes().filter(|b| *b >= 0xC0).count();
+                break;
+            }
+            Err(e) => {
+                let (ok, after) = rest.split_at(e.valid_up_to());
+                valid_multi += ok.iter().filter(|b| **b >= 0xC0).count();
+                match e.error_len() {
+                    // A character cut off at the end of the head is not an error.
+                    None => break,
+                    Some(n) => {
+                        invalid += 1;
+                        rest = &after[n..];
+                    }
+                }
+            }
+        }
+    }
+    invalid == 0 || invalid * 10 <= valid_multi
+}
+
+/// The `encoding` of an XML declaration at the start of the head, if it names a known one.
+fn xml_declared(head: &[u8]) -> Option<Enc> {
+    let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
+    let decl = &head[start..];
+    if !decl.starts_with(b"<?xml") {
+        return None;
+    }
+    let end = decl.iter().take(200).position(|b| *b == b'>')?;
+    let decl = std::str::from_utf8(&decl[..end]).ok()?;
+    let at = decl.find("encoding")? + "encoding".len();
+    let rest = decl[at..].trim_start().strip_prefix('=')?.trim_start();
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let label = rest[1..].split(quote).next()?;
+    // A UTF-16 declaration without a BOM is read as what the bytes are (ASCII-compatible here).
+    Encoding::for_label(label.as_bytes()).map(|e| e.output_encoding())
+}
+
+/// A UTF-8 byte stream of the input: UTF-8 passes through (its BOM skipped); anything else is
+/// transcoded as it streams.
+pub fn stream<'a>(enc: Enc, input: impl Read + 'a) -> Box<dyn BufRead + 'a> {
+    if enc == UTF_8 {
+        let mut r = BufReader::with_capacity(256 << 10, input);
+        if r.fill_buf().is_ok_and(|b| b.starts_with(b"\xEF\xBB\xBF")) {
+            r.consume(3);
+        }
+        Box::new(r)
+    } else {
+        let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new().encoding(Some(enc)).bom_override(true).build(input);
+        Box::new(BufReader::with_capacity(256 << 10, decoded))
+    }
+}
+
+/// Decodes a whole document; undecodable bytes become U+FFFD and one warning names the line of
+/// the first.
+pub fn decode_whole(ctx: &mut Ctx, enc: Enc, bytes: &[u8]) -> String {
+    let (text, _, had_errors) = enc.decode(bytes);
+    if had_errors {
+        let line = text.find('\u{FFFD}').map_or(1, |i| text[..i].bytes().filter(|b| *b == b'\n').count() + 1);
+        ctx.warn(
+            format!("line {line}"),
+            format!("bytes that are not valid {} were replaced by \u{FFFD}", enc.name()),
+        );
+    }
+    text.into_owned()
+}
+
+/// A field as text. Invalid UTF-8 becomes U+FFFD; the second value says whether that happened,
+/// so the importer can warn with the row.
+pub fn lossy(bytes: &[u8]) -> (Cow<'_, str>, bool) {
+    let s = String::from_utf8_lossy(bytes);
+    let replaced = matches!(s, Cow::Owned(_)) || s.contains('\u{FFFD}');
+    (s, replaced)
+}
+
+/// The head decoded for content detection (lossy, BOM removed).
+pub fn head_text(head: &[u8]) -> Cow<'_, str> {
+    let enc = sniff(head);
+    let (text, _, _) = enc.decode(head);
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffs_boms_declarations_and_legacy_text() {
+        assert_eq!(sniff(b"\xEF\xBB\xBFa,b"), UTF_8);
+        assert_eq!(sniff(b"\xFF\xFEa\0,\0"), encoding_rs::UTF_16LE);
+        assert_eq!(sniff(b"<?xml version=\"1.0\" encoding=\"windows-1255\"?><a/>"), encoding_rs::WINDOWS_1255);
+        assert_eq!(sniff("label,Требование".as_bytes()), UTF_8);
+        // French labels in windows-1252: bytes that are not UTF-8 and no valid multi-byte text.
+        let (latin, _, _) = encoding_rs::WINDOWS_1252.encode("timeStamp,label\n1,Requête HTTP,Groupe d'unités,Réponse reçue,Élément supprimé,Données sécurisées\n");
+        assert_eq!(sniff(&latin), encoding_rs::WINDOWS_1252);
+        // GBK: two-byte Chinese text.
+        let (gbk, _, _) = encoding_rs::GBK.encode("登录页面,搜索结果,用户信息,订单列表,购物车结算页面");
+        assert_eq!(sniff(&gbk), encoding_rs::GBK);
+    }
+
+    #[test]
+    fn one_broken_sequence_keeps_utf8() {
+        let mut text = "Тест.Эхо,Тест.Эхо,Тест.Эхо\n".repeat(3).into_bytes();
+        text.extend_from_slice(b"bad \xff label\n");
+        assert_eq!(sniff(&text), UTF_8);
+    }
+
+    #[test]
+    fn streams_transcode_and_skip_the_bom() {
+        let mut out = String::new();
+        stream(UTF_8, &b"\xEF\xBB\xBFa,b"[..]).read_to_string(&mut out).unwrap();
+        assert_eq!(out, "a,b");
+        let (bytes, _, _) = encoding_rs::WINDOWS_1255.encode("שלום,1");
+        out.clear();
+        stream(encoding_rs::WINDOWS_1255, &bytes[..]).read_to_string(&mut out).unwrap();
+        assert_eq!(out, "שלום,1");
+        out.clear();
+        stream(encoding_rs::UTF_16LE, &b"\xFF\xFEa\0b\0"[..]).read_to_string(&mut out).unwrap();
+        assert_eq!(out, "ab");
+    }
+
+    #[test]
+    fn lossy_flags_replacements() {
+        assert_eq!(lossy(b"ok"), ("ok".into(), false));
+        let (s, bad) = lossy(b"a\xffb");
+        assert_eq!((s.as_ref(), bad), ("a\u{FFFD}b", true));
+    }
+}
