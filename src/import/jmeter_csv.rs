@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 use std::io::Read;
 
 /// Column positions of the fields runlens reads.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Cols {
     pub timestamp: Option<usize>,
     pub elapsed: Option<usize>,
@@ -31,7 +31,7 @@ pub struct Cols {
 }
 
 /// How a file is laid out: delimiter, header, columns.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Layout {
     pub delimiter: u8,
     pub header: bool,
@@ -161,8 +161,8 @@ pub fn detect(h: &Head) -> bool {
     !h.trimmed().starts_with(['{', '[', '<']) && layout(&h.text).is_some()
 }
 
-/// What one byte range of a file adds up to.
-#[derive(Debug, Clone, Default)]
+/// What one byte range of a file adds up to (serializable: workers hand parts to each other).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Part {
     pub agg: Aggregator,
     /// Failed samples by "code/message", as JMeter's dashboard groups errors.

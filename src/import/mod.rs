@@ -13,6 +13,7 @@ pub mod detect;
 pub mod dump;
 pub mod jmeter_csv;
 pub mod names;
+pub mod parallel;
 pub mod samples;
 pub mod text;
 
@@ -27,6 +28,8 @@ pub const HEAD_BYTES: usize = 64 << 10;
 /// Warnings kept per file; the rest are counted in a last warning (a file of 100,000 bad rows
 /// must not make 100,000 notices).
 pub const MAX_WARNINGS: usize = 200;
+/// Downloads (`?src=`) larger than this are refused: more than a browser tab holds.
+pub const MAX_DOWNLOAD_BYTES: u64 = 4 << 30;
 /// Whole-file formats (JSON summaries, bundles) are read into memory up to this size.
 pub const MAX_WHOLE_FILE_BYTES: u64 = 512 << 20;
 
@@ -101,7 +104,7 @@ impl<'a> Ctx<'a> {
         LoadError { path: Some(path.into()), ..self.error(kind, None, message) }
     }
 
-    fn finish_warnings(mut self) -> Vec<Warning> {
+    pub fn into_warnings(mut self) -> Vec<Warning> {
         if self.dropped > 0 {
             self.warnings.push(Warning {
                 path: "…".into(),
@@ -185,7 +188,7 @@ pub fn import(
         Output::Runs(runs) => bundle_around(name, format, runs),
     };
     let records = progress.records.get();
-    Ok(Imported { format, bundle, warnings: ctx.finish_warnings(), records })
+    Ok(Imported { format, bundle, warnings: ctx.into_warnings(), records })
 }
 
 /// What an importer produced.
