@@ -29,6 +29,18 @@ pub fn sniff(head: &[u8]) -> Enc {
     det.guess(None, chardetng::Utf8Detection::Deny)
 }
 
+/// A warning when the encoding was guessed from the bytes (no BOM, no declaration, not UTF-8):
+/// the labels are decoded, but a wrong guess would show wrong characters, so the user is told.
+pub fn guessed(head: &[u8], enc: Enc) -> Option<String> {
+    if enc == UTF_8 || Encoding::for_bom(head).is_some() || xml_declared(head).is_some() {
+        return None;
+    }
+    Some(format!(
+        "the file is not UTF-8 and does not say its encoding; its text was read as {}, the encoding its bytes suggest",
+        enc.name()
+    ))
+}
+
 /// UTF-8 unless it has more undecodable sequences than valid multi-byte ones: a UTF-8 file with one
 /// broken label stays UTF-8 (the label shows U+FFFD and a warning), a Latin-1 file does not.
 fn mostly_utf8(head: &[u8]) -> bool {
@@ -86,6 +98,14 @@ pub fn stream<'a>(enc: Enc, input: impl Read + 'a) -> Box<dyn BufRead + 'a> {
         let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new().encoding(Some(enc)).bom_override(true).build(input);
         Box::new(BufReader::with_capacity(256 << 10, decoded))
     }
+}
+
+/// Like `stream`, but UTF-8 is decoded too: every byte that is not valid UTF-8 becomes U+FFFD as
+/// the text streams, for parsers that refuse invalid UTF-8 (quick-xml). The importer warns where
+/// a value it keeps holds U+FFFD.
+pub fn stream_valid<'a>(enc: Enc, input: impl Read + 'a) -> Box<dyn BufRead + 'a> {
+    let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new().encoding(Some(enc)).bom_override(true).build(input);
+    Box::new(BufReader::with_capacity(256 << 10, decoded))
 }
 
 /// Decodes a whole document; undecodable bytes become U+FFFD and one warning names the line of

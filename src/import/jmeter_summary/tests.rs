@@ -1,0 +1,1 @@
+//! Tests of the Aggregate/Summary Report importer.
