@@ -99,6 +99,8 @@ struct Fields {
     line: u64,
     /// Whether it carried any sample attribute.
     attributes: bool,
+    /// Why (some of) its attributes could not be read.
+    attribute_error: Option<String>,
     label: Option<(String, bool)>,
     elapsed: Option<String>,
     stamp: Option<String>,
@@ -117,7 +119,14 @@ impl Fields {
     fn from_attributes(e: &BytesStart, line: u64) -> Fields {
         let element = e.name().as_ref().to_string();
         let mut f = Fields { element, line, ..Default::default() };
-        for a in e.attributes().with_checks(false).flatten() {
+        for a in e.attributes().with_checks(false) {
+            let a = match a {
+                Ok(a) => a,
+                Err(err) => {
+                    f.attribute_error.get_or_insert(err.to_string());
+                    continue;
+                }
+            };
             // Attribute-value normalization as XML readers (and JMeter) do it; JMeter writes
             // line breaks in labels as `&#10;`, which survive it.
             let value = a.normalized_value(XmlVersion::Implicit1_0).map_or_else(|_| a.value.to_string(), Cow::into_owned);
@@ -154,6 +163,10 @@ impl Fields {
     /// Adds the sample to `part`, or warns (naming its line) why it cannot be counted.
     fn add_to(self, part: &mut Part) {
         let line = self.line;
+        if let Some(err) = &self.attribute_error {
+            let err = err.clone();
+            part.warn(line, || format!("some attributes of this sample cannot be read ({err}); the others are used"));
+        }
         let mut s = Sample::default();
         if let Some(t) = &self.elapsed {
             match uint(t) {
@@ -241,15 +254,24 @@ struct State {
 
 const MAX_FIELD_TEXT: usize = 4096;
 
-/// Imports a whole XML JTL in one pass.
-pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
+/// What a pass over the file found.
+struct Parsed {
+    part: Part,
+    sub_samples: u64,
+    /// The largest event buffer quick-xml needed: tags and short texts, never a response body.
+    #[cfg_attr(not(test), allow(dead_code))]
+    largest_event: usize,
+}
+
+/// Reads every top-level sample into a `Part`; warnings go to the part (by line) or to `ctx`.
+fn parse(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Parsed, LoadError> {
     let mut reader = Reader::from_reader(Lines { inner: input, breaks: 0 });
     reader.config_mut().check_end_names = true;
-    let mut part = Part::default();
-    let mut st = State::default();
-    let mut buf = Vec::new();
+    let (mut part, mut st, mut buf, mut largest_event) = (Part::default(), State::default(), Vec::new(), 0);
     let progress = ctx.progress;
+    let mut broken = false;
     loop {
+        largest_event = largest_event.max(buf.capacity());
         buf.clear();
         let line = reader.get_ref().breaks + 1;
         let event = match reader.read_event_into(&mut buf) {
@@ -260,6 +282,7 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
                     return Err(ctx.error(LoadErrorKind::Syntax, Some(at), format!("the XML cannot be read: {e}")));
                 }
                 part.warn(at, || format!("the XML cannot be read past here ({e}); the samples before it are imported"));
+                broken = true;
                 break;
             }
         };
@@ -291,12 +314,14 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
         progress.records.set(part.records);
     }
     if let Some(f) = st.sample.take() {
-        let at = f.line;
-        if f.attributes {
+        let (at, counted) = (f.line, f.attributes);
+        if counted {
             f.add_to(&mut part);
         }
-        part.warn(at, || "the file ends inside this sample (was the test stopped?); it is counted from its attributes".into());
-    } else if st.depth > 0 {
+        let why = if broken { "the error cuts this sample off" } else { "the file ends inside this sample (was the test stopped?)" };
+        let how = if counted { "it is counted from its attributes" } else { "it is not counted" };
+        part.warn(at, || format!("{why}; {how}"));
+    } else if st.depth > 0 && !broken {
         let at = reader.get_ref().breaks + 1;
         part.warn(at, || "the file ends without </testResults> (was the test still running?)".into());
     }
@@ -305,11 +330,17 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
     }
     part.lines = reader.get_ref().breaks;
     progress.records.set(part.records);
-    let sub_samples = st.sub_samples;
-    let mut run = finish_parts(ctx, vec![part])?;
-    if sub_samples > 0 {
+    Ok(Parsed { part, sub_samples: st.sub_samples, largest_event })
+}
+
+/// Imports a whole XML JTL in one pass.
+pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
+    let parsed = parse(ctx, input)?;
+    let mut run = finish_parts(ctx, vec![parsed.part])?;
+    if parsed.sub_samples > 0 {
         run.notes.push(format!(
-            "{sub_samples} sub-samples (samples nested in another: redirects, embedded resources, a Transaction Controller's children) are not counted, as in JMeter's Aggregate and Summary Reports; the sample they belong to is."
+            "{} sub-samples (samples nested in another: redirects, embedded resources, a Transaction Controller's children) are not counted, as in JMeter's Aggregate and Summary Reports; the sample they belong to is.",
+            parsed.sub_samples
         ));
     }
     Ok(run)
