@@ -178,8 +178,15 @@ fn key_value(name: &str, raw: &str) -> (String, Option<i64>) {
     }
 }
 
+/// The header (what each column holds, and its name) and the data rows.
+struct Table {
+    cols: Vec<Col>,
+    names: Vec<String>,
+    rows: Vec<Row>,
+}
+
 /// Reads the header and rows.
-fn read_rows(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<(Vec<Col>, Vec<String>, Vec<Row>), LoadError> {
+fn read_rows(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Table, LoadError> {
     let mut rdr = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input);
     let mut rec = csv::StringRecord::new();
     let syntax = |ctx: &Ctx, e: csv::Error| {
@@ -213,7 +220,7 @@ fn read_rows(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<(Vec<Col>, V
         rows.push(Row { line, label, total, key, cells });
         ctx.record(1);
     }
-    Ok((cols, names, rows))
+    Ok(Table { cols, names, rows })
 }
 
 /// Which run each row belongs to (indices into the returned list of groups, in file order).
@@ -255,7 +262,7 @@ fn group(ctx: &mut Ctx, rows: &[Row], keyed: bool) -> Vec<Vec<usize>> {
 
 /// Imports a report or a history of reports.
 pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Vec<Run>, LoadError> {
-    let (cols, names, rows) = read_rows(ctx, input)?;
+    let Table { cols, names, rows } = read_rows(ctx, input)?;
     if rows.is_empty() {
         return Err(ctx.error(LoadErrorKind::Empty, None, "the report has a header but no rows"));
     }

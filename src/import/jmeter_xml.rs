@@ -361,8 +361,8 @@ fn start(ctx: &Ctx, st: &mut State, e: &BytesStart, line: u64, empty: bool) -> R
             Ok(st.sample.as_ref().is_some_and(|f| f.attributes))
         }
         3 => {
-            let attrs = Fields::from_attributes(e, line);
-            if attrs.attributes {
+            let sample_key = |a: quick_xml::events::attributes::Attribute| SAMPLE_ATTRIBUTES.contains(&a.key.as_ref());
+            if e.attributes().with_checks(false).flatten().any(sample_key) {
                 st.sub_samples += 1;
             } else if !empty && st.sample.as_ref().is_some_and(|f| !f.attributes) && FIELD_NAMES.contains(&e.name().as_ref()) {
                 st.capture = Some((e.name().as_ref().to_string(), String::new()));
@@ -374,10 +374,13 @@ fn start(ctx: &Ctx, st: &mut State, e: &BytesStart, line: u64, empty: bool) -> R
     }
 }
 
+/// The attributes that make an element a sample (as `SampleResultConverter` writes them).
+const SAMPLE_ATTRIBUTES: [&str; 11] = ["t", "ts", "s", "lb", "rc", "rs", "rm", "by", "sby", "sc", "ec"];
+
 /// `SampleResult` field names read from an attribute-less sample's children.
-const FIELD_NAMES: [&str; 11] = [
+const FIELD_NAMES: [&str; 12] = [
     "label", "elapsedTime", "timeStamp", "startTime", "endTime", "success", "responseCode", "responseMessage", "bytes",
-    "sentBytes", "sampleCount",
+    "sentBytes", "sampleCount", "errorCount",
 ];
 
 /// Appends escaped text to the field being captured (up to `MAX_FIELD_TEXT` bytes).
