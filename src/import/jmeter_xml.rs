@@ -10,7 +10,9 @@
 //! XStream writes an unregistered class, e.g. the WebDriver sampler's `SampleResultWithSubs`) is
 //! read from those children. Samples nested in a sample (redirects, embedded resources, a
 //! Transaction Controller's children) are not counted: JMeter's listeners (Aggregate and Summary
-//! Report) add the result they are given, not its sub-results.
+//! Report: `StatVisualizer.add`, `SamplingStatCalculator.addSample`) add the result they are given,
+//! not its sub-results. (Since JMeter 5.0 a CSV JTL holds sub-results as rows of their own, named
+//! `parent-N`, so a dashboard made from CSV counts them; XML keeps them nested.)
 //!
 //! The input is streamed through quick-xml (whose `encoding` feature is off, so the declaration's
 //! encoding is not applied a second time: `text::stream_valid` has already decoded the bytes to
