@@ -210,8 +210,12 @@ pub fn detect_by_content(head: &[u8]) -> Option<Format> {
         return Some(Format::Bundle);
     }
     let h = Head::new(head);
-    let tests: [(Format, fn(&Head) -> bool); 2] = [
+    type ContentTest = fn(&Head) -> bool;
+    let tests: [(Format, ContentTest); 5] = [
         (Format::Bundle, is_bundle),
+        (Format::JmeterXml, super::jmeter_xml::detect),
+        (Format::JmeterStatistics, super::jmeter_stats::detect),
+        (Format::JmeterSummary, super::jmeter_summary::detect),
         (Format::JmeterCsv, super::jmeter_csv::detect),
     ];
     tests.iter().find(|(_, t)| t(&h)).map(|(f, _)| *f)

@@ -12,6 +12,9 @@ pub mod civil;
 pub mod detect;
 pub mod dump;
 pub mod jmeter_csv;
+pub mod jmeter_stats;
+pub mod jmeter_summary;
+pub mod jmeter_xml;
 pub mod names;
 pub mod parallel;
 pub mod samples;
@@ -174,9 +177,13 @@ pub fn import(
         })?,
     };
     let encoding = text::sniff(&head);
+    let guessed = text::guessed(&head, encoding);
     let whole = std::io::Cursor::new(head).chain(reader);
     let counted = Counted { inner: whole, progress: &progress, on_progress, next_report: 1 << 20 };
     let mut ctx = Ctx::new(name, &progress);
+    if let Some(w) = guessed {
+        ctx.warn("encoding", w);
+    }
     let runs_or_bundle = run_importer(format, encoding, &mut ctx, counted)?;
     let bundle = match runs_or_bundle {
         Output::Bundle(b, warnings) => {
@@ -209,6 +216,9 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
         Format::JmeterCsv => {
             jmeter_csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r]))
         }
+        Format::JmeterXml => jmeter_xml::import(ctx, text::stream_valid(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::JmeterStatistics => jmeter_stats::import(ctx, enc, input).map(|r| Output::Runs(vec![r])),
+        Format::JmeterSummary => jmeter_summary::import(ctx, text::stream_valid(enc, input)).map(Output::Runs),
         other => Err(ctx.error(
             LoadErrorKind::Unsupported,
             None,
