@@ -210,9 +210,17 @@ pub fn detect_by_content(head: &[u8]) -> Option<Format> {
         return Some(Format::Bundle);
     }
     let h = Head::new(head);
-    let tests: [(Format, fn(&Head) -> bool); 2] = [
+    let tests: [(Format, fn(&Head) -> bool); 8] = [
         (Format::Bundle, is_bundle),
         (Format::JmeterCsv, super::jmeter_csv::detect),
+        (Format::CatIndicesJson, super::cat_indices::detect_json),
+        // Locust: the history header also has Name and counts, so it goes before the stats test.
+        (Format::LocustHistory, super::locust::detect_history),
+        (Format::LocustFailures, super::locust::detect_failures),
+        (Format::LocustExceptions, super::locust::detect_exceptions),
+        (Format::LocustStats, super::locust::detect),
+        // Text tables last: a `_cat/indices` header may sit below a title or a curl command.
+        (Format::CatIndices, super::cat_indices::detect),
     ];
     tests.iter().find(|(_, t)| t(&h)).map(|(f, _)| *f)
 }

@@ -8,12 +8,16 @@
 //! format's importer. Every importer returns runs or a `LoadError` with a position; warnings are
 //! collected, capped, in a `Ctx`.
 
+pub mod cat_indices;
 pub mod civil;
 pub mod detect;
 pub mod dump;
 pub mod jmeter_csv;
+pub mod json_docs;
+pub mod locust;
 pub mod names;
 pub mod samples;
+pub mod series;
 pub mod text;
 
 pub use detect::{detect, detect_by_content, detect_by_name, Format, Head};
@@ -206,6 +210,18 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
         Format::JmeterCsv => {
             jmeter_csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r]))
         }
+        Format::CatIndices => {
+            let text = read_whole_text(ctx, enc, input)?;
+            cat_indices::import(ctx, &text).map(Output::Runs)
+        }
+        Format::CatIndicesJson => {
+            let text = read_whole_text(ctx, enc, input)?;
+            cat_indices::import_json(ctx, &text).map(|r| Output::Runs(vec![r]))
+        }
+        Format::LocustStats => locust::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::LocustHistory => locust::import_history(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::LocustFailures => locust::import_failures(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::LocustExceptions => locust::import_exceptions(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
         other => Err(ctx.error(
             LoadErrorKind::Unsupported,
             None,
