@@ -131,7 +131,7 @@ pub(crate) fn header_of(line: &str) -> Option<Header> {
     let (sep, cells) = cells(line);
     let known: Vec<Option<Option<Field>>> = cells.iter().map(|c| field_of(&c.text)).collect();
     let n_known = known.iter().filter(|k| k.is_some()).count();
-    let has_index = known.iter().any(|k| *k == Some(Some(Field::Index)));
+    let has_index = known.contains(&Some(Some(Field::Index)));
     if !has_index || n_known < 2 || n_known * 2 < cells.len() {
         return None;
     }
@@ -302,7 +302,7 @@ fn finish(ctx: &mut Ctx, tables: Vec<Table>, skipped_before: usize) -> Result<Ve
         };
         match (t.other_lines.first(), t.indices.is_empty()) {
             (Some(_), true) => ctx.warn(format!("line {}", t.line), format!("a header without rows: what follows it ({lines}) does not fit it; skipped")),
-            (Some(a), false) => ctx.warn(format!("line {a}"), format!("text after the table ({lines}) is not rows of it; skipped")),
+            (Some(a), false) => ctx.warn(format!("line {a}"), format!("text after the table ({lines}) is not part of it; skipped")),
             (None, true) => ctx.warn(format!("line {}", t.line), "a header without rows; skipped"),
             (None, false) => {}
         }

@@ -10,7 +10,9 @@
 
 pub mod cat_indices;
 pub mod civil;
+pub mod cloudwatch;
 pub mod detect;
+pub mod docker_stats;
 pub mod dump;
 pub mod jmeter_csv;
 pub mod json_docs;
@@ -217,6 +219,18 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
         Format::CatIndicesJson => {
             let text = read_whole_text(ctx, enc, input)?;
             cat_indices::import_json(ctx, &text).map(|r| Output::Runs(vec![r]))
+        }
+        Format::CloudWatchMetricData | Format::CloudWatchStatistics => {
+            let text = read_whole_text(ctx, enc, input)?;
+            cloudwatch::import(ctx, &text).map(|r| Output::Runs(vec![r]))
+        }
+        Format::CloudWatchWidget => {
+            let text = read_whole_text(ctx, enc, input)?;
+            Err(cloudwatch::refuse_widget(ctx, &text))
+        }
+        Format::DockerStats => {
+            let text = read_whole_text(ctx, enc, input)?;
+            docker_stats::import(ctx, &text).map(|r| Output::Runs(vec![r]))
         }
         Format::LocustStats => locust::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
         Format::LocustHistory => locust::import_history(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),

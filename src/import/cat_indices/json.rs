@@ -10,16 +10,29 @@ use crate::import::json_docs::{self, text_of};
 use crate::import::{names, Ctx};
 use serde_json::{Map, Value};
 
-/// Content detection: JSON rows with an `index` and another `_cat/indices` column, or a
-/// `_list/indices` page.
+/// The object keys in a JSON text (`"key":`), for detection on a head that may be cut off.
+fn keys(t: &str) -> impl Iterator<Item = &str> {
+    t.split('"').collect::<Vec<_>>().windows(2).filter_map(|w| w[1].trim_start().starts_with(':').then_some(w[0])).collect::<Vec<_>>().into_iter()
+}
+
+/// Content detection: JSON whose keys are `_cat/indices` columns (or their aliases, `?h=i,dc`),
+/// among them the index name, or a `_list/indices` page.
 pub fn detect(h: &Head) -> bool {
     let t = h.trimmed();
     if !t.starts_with(['[', '{']) {
         return false;
     }
-    let row = t.contains("\"index\"")
-        && ["\"health\"", "\"docs.count\"", "\"store.size\"", "\"pri.store.size\"", "\"uuid\"", "\"dc\"", "\"ss\""].iter().any(|k| t.contains(k));
-    row && (t.starts_with('[') || t.contains("\"indices\"") || t.contains("\"next_token\"") || !t.contains("\"runs\""))
+    // One-letter aliases (`h`, `s`, `p`) and `id` are common keys elsewhere: they count only in pairs.
+    let (mut index, mut strong, mut weak) = (false, 0, 0);
+    for k in keys(t) {
+        match field_of(k) {
+            Some(Some(super::Field::Index)) => index = true,
+            Some(_) if k.len() > 2 || k == "dc" || k == "dd" || k == "ss" => strong += 1,
+            Some(_) => weak += 1,
+            None => {}
+        }
+    }
+    index && (strong > 0 || weak > 1)
 }
 
 /// Adds the rows of one JSON value (a page, an array of rows or of pages) to `rows`.
