@@ -157,13 +157,19 @@ impl Row {
     }
 }
 
-/// Reads the header and the rows of a Locust CSV. Blank lines (some Locust versions wrote one
-/// after every row) are skipped.
-pub(crate) fn read_rows(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<(Cols, Vec<Row>), LoadError> {
+/// Reads a Locust CSV row by row: the header first, refused with `check`'s message when it lacks
+/// a column the importer needs, then `each` row. Blank lines (some Locust versions wrote one
+/// after every row) are skipped. Returns the header and the number of rows.
+pub(crate) fn for_each_row(
+    ctx: &mut Ctx,
+    input: Box<dyn BufRead + '_>,
+    check: impl Fn(&Cols) -> Option<&'static str>,
+    mut each: impl FnMut(&mut Ctx, &Cols, Row),
+) -> Result<(Cols, u64), LoadError> {
     let mut rdr = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input);
     let mut header: Option<Cols> = None;
-    let mut rows = Vec::new();
     let mut rec = csv::ByteRecord::new();
+    let mut n = 0u64;
     loop {
         match rdr.read_byte_record(&mut rec) {
             Ok(true) => {}
@@ -178,14 +184,29 @@ pub(crate) fn read_rows(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<(
         if fields.iter().all(|f| f.trim().is_empty()) {
             continue;
         }
-        if header.is_none() {
-            header = Some(Cols::from_header(fields.iter().map(String::as_str)));
-            continue;
+        match &header {
+            None => {
+                let c = Cols::from_header(fields.iter().map(String::as_str));
+                if let Some(msg) = check(&c) {
+                    return Err(ctx.error(LoadErrorKind::Syntax, Some(line), msg));
+                }
+                header = Some(c);
+            }
+            Some(c) => {
+                n += 1;
+                ctx.record(1);
+                each(ctx, c, Row { line, fields });
+            }
         }
-        rows.push(Row { line, fields });
     }
-    ctx.record(rows.len() as u64);
     let cols = header.ok_or_else(|| ctx.error(LoadErrorKind::Empty, None, "the file is empty"))?;
+    Ok((cols, n))
+}
+
+/// Reads all rows of a small Locust CSV (stats, failures, exceptions).
+pub(crate) fn read_rows(ctx: &mut Ctx, input: Box<dyn BufRead + '_>, check: impl Fn(&Cols) -> Option<&'static str>) -> Result<(Cols, Vec<Row>), LoadError> {
+    let mut rows = Vec::new();
+    let (cols, _) = for_each_row(ctx, input, check, |_, _, row| rows.push(row))?;
     Ok((cols, rows))
 }
 
@@ -287,10 +308,8 @@ pub(crate) fn file_run(ctx: &Ctx) -> Run {
 
 /// Imports `_stats.csv`: one transaction per row, the `Aggregated` row as run KPIs.
 pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
-    let (c, rows) = read_rows(ctx, input)?;
-    if c.name.is_none() || c.count.is_none() {
-        return Err(ctx.error(LoadErrorKind::Syntax, Some(1), "the first line is not a Locust stats header (it needs Name and Request Count)"));
-    }
+    let check = |c: &Cols| (c.name.is_none() || c.count.is_none()).then_some("the first line is not a Locust stats header (it needs Name and Request Count)");
+    let (c, rows) = read_rows(ctx, input, check)?;
     let mut run = file_run(ctx);
     let mut total = None;
     for row in &rows {

@@ -8,7 +8,7 @@
 //! total is a KPI (`Failures`, `Exceptions`), so a file without rows still says "none".
 
 use super::{file_run, read_rows, txn_name, Cols};
-use crate::bundle::{Direction, ErrorEntry, Kpi, LoadError, LoadErrorKind, Run, Unit};
+use crate::bundle::{Direction, ErrorEntry, Kpi, LoadError, Run, Unit};
 use crate::import::detect::Head;
 use crate::import::{names, Ctx};
 use std::io::BufRead;
@@ -42,10 +42,8 @@ fn finish(ctx: &Ctx, mut run: Run, kpi: &str, what: &str) -> Run {
 
 /// Imports `_failures.csv`.
 pub fn import_failures(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
-    let (c, rows) = read_rows(ctx, input)?;
-    if c.error.is_none() || c.occurrences.is_none() {
-        return Err(ctx.error(LoadErrorKind::Syntax, Some(1), "the first line is not a Locust failures header (it needs Error and Occurrences)"));
-    }
+    let check = |c: &Cols| (c.error.is_none() || c.occurrences.is_none()).then_some("the first line is not a Locust failures header (it needs Error and Occurrences)");
+    let (c, rows) = read_rows(ctx, input, check)?;
     let mut run = file_run(ctx);
     for row in &rows {
         let error = row.get(c.error).unwrap_or("").trim();
@@ -78,10 +76,8 @@ fn traceback_tail(tb: &str) -> Option<String> {
 
 /// Imports `_exceptions.csv`.
 pub fn import_exceptions(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
-    let (c, rows) = read_rows(ctx, input)?;
-    if c.message.is_none() || c.count.is_none() {
-        return Err(ctx.error(LoadErrorKind::Syntax, Some(1), "the first line is not a Locust exceptions header (it needs Count and Message)"));
-    }
+    let check = |c: &Cols| (c.message.is_none() || c.count.is_none()).then_some("the first line is not a Locust exceptions header (it needs Count and Message)");
+    let (c, rows) = read_rows(ctx, input, check)?;
     let mut run = file_run(ctx);
     for row in &rows {
         let message = row.get(c.message).unwrap_or("").trim();

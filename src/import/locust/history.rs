@@ -12,11 +12,12 @@
 //!   history's first to last row; the run's start, end and duration from the timestamps, and the
 //!   peak user count as the `users` dimension.
 
-use super::{file_run, is_total, read_rows, total_kpis, transaction, txn_name, Cols, Row, COARSE_NOTE};
+use super::{file_run, for_each_row, is_total, total_kpis, transaction, txn_name, Cols, Row, COARSE_NOTE};
 use crate::bundle::{LoadError, LoadErrorKind, Run, Unit};
 use crate::import::detect::Head;
 use crate::import::series::{resource, Points};
 use crate::import::{civil, Ctx};
+use rustc_hash::FxHashMap;
 use std::io::BufRead;
 
 /// Content detection: a header with Timestamp, Name and User Count or Requests/s.
@@ -33,8 +34,8 @@ struct Track {
     rps: Points,
     fps: Points,
     pcts: Vec<(f64, Points)>,
-    /// Row with the latest timestamp: (time, index into the rows).
-    last: (i64, usize),
+    /// The row with the latest timestamp (its `Total …` columns are the final totals).
+    last: (i64, Row),
 }
 
 /// Epoch seconds (Locust) or a date-time.
@@ -47,56 +48,67 @@ fn time_ms(cell: Option<&str>) -> Option<i64> {
     }
 }
 
-/// Imports a stats history file.
-pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
-    let (c, rows) = read_rows(ctx, input)?;
-    if c.timestamp.is_none() || c.name.is_none() {
-        return Err(ctx.error(LoadErrorKind::Syntax, Some(1), "the first line is not a Locust stats history header (it needs Timestamp and Name)"));
-    }
-    let charted: Vec<(usize, f64)> = c.pcts.iter().copied().filter(|(_, p)| CHARTED.contains(p)).collect();
-    let mut tracks: Vec<Track> = Vec::new();
-    let mut users = Points::default();
-    let (mut start, mut end) = (i64::MAX, i64::MIN);
-    for (k, row) in rows.iter().enumerate() {
+/// Everything read so far; rows are folded in as they stream by (a full history of a long run
+/// has hundreds of thousands of rows, and only the latest row per name is kept).
+#[derive(Default)]
+struct State {
+    tracks: Vec<Track>,
+    by_name: FxHashMap<String, usize>,
+    users: Points,
+    window: Option<(i64, i64)>,
+}
+
+impl State {
+    fn add(&mut self, ctx: &mut Ctx, c: &Cols, charted: &[(usize, f64)], row: Row) {
         let Some(t) = time_ms(row.get(c.timestamp)) else {
             ctx.warn(format!("line {}", row.line), format!("timestamp {:?} is not a time; the row is skipped", row.get(c.timestamp).unwrap_or("")));
-            continue;
+            return;
         };
-        (start, end) = (start.min(t), end.max(t));
-        let total = is_total(row, &c);
-        let name = if total { "locust".to_string() } else { txn_name(row, &c) };
+        self.window = Some(self.window.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
+        let total = is_total(&row, c);
+        let name = if total { "locust".to_string() } else { txn_name(&row, c) };
         if total {
             if let Some(u) = row.num(ctx, c.users, "user count") {
-                users.push(Some(t), u);
+                self.users.push(Some(t), u);
             }
         }
-        let i = match tracks.iter().position(|x| x.name == name) {
-            Some(i) => i,
+        let rps = row.num(ctx, c.rps, "requests/s");
+        let fps = row.num(ctx, c.fps, "failures/s");
+        let pcts: Vec<Option<f64>> = charted.iter().map(|(col, p)| row.num(ctx, Some(*col), &format!("{p}%"))).collect();
+        let i = match self.by_name.get(&name) {
+            Some(i) => *i,
             None => {
-                let pcts = charted.iter().map(|(_, p)| (*p, Points::default())).collect();
-                tracks.push(Track { name, rps: Points::default(), fps: Points::default(), pcts, last: (t, k) });
-                tracks.len() - 1
+                let points = charted.iter().map(|(_, p)| (*p, Points::default())).collect();
+                self.by_name.insert(name.clone(), self.tracks.len());
+                self.tracks.push(Track { name, rps: Points::default(), fps: Points::default(), pcts: points, last: (t, Row { line: 0, fields: vec![] }) });
+                self.tracks.len() - 1
             }
         };
-        let track = &mut tracks[i];
-        if t >= track.last.0 {
-            track.last = (t, k);
+        let track = &mut self.tracks[i];
+        rps.into_iter().for_each(|v| track.rps.push(Some(t), v));
+        fps.into_iter().for_each(|v| track.fps.push(Some(t), v));
+        for (v, (_, points)) in pcts.into_iter().zip(track.pcts.iter_mut()) {
+            v.into_iter().for_each(|v| points.push(Some(t), v));
         }
-        for (points, col, what) in [(&mut track.rps, c.rps, "requests/s"), (&mut track.fps, c.fps, "failures/s")] {
-            if let Some(v) = row.num(ctx, col, what) {
-                points.push(Some(t), v);
-            }
-        }
-        for ((col, p), (_, points)) in charted.iter().zip(track.pcts.iter_mut()) {
-            if let Some(v) = row.num(ctx, Some(*col), &format!("{p}%")) {
-                points.push(Some(t), v);
-            }
+        if t >= track.last.0 || track.last.1.fields.is_empty() {
+            track.last = (t, row);
         }
     }
-    if tracks.is_empty() {
+}
+
+/// Imports a stats history file.
+pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
+    let check = |c: &Cols| (c.timestamp.is_none() || c.name.is_none()).then_some("the first line is not a Locust stats history header (it needs Timestamp and Name)");
+    let mut state = State::default();
+    let mut charted: Option<Vec<(usize, f64)>> = None;
+    let (c, rows) = for_each_row(ctx, input, check, |ctx, c, row| {
+        let charted = charted.get_or_insert_with(|| c.pcts.iter().copied().filter(|(_, p)| CHARTED.contains(p)).collect());
+        state.add(ctx, c, charted, row);
+    })?;
+    let Some((start, end)) = state.window else {
         return Err(ctx.error(LoadErrorKind::Empty, None, "the file has a Locust history header but no rows with a time"));
-    }
-    let full_history = tracks.iter().any(|t| t.name != "locust");
+    };
+    let full_history = state.tracks.iter().any(|t| t.name != "locust");
     let window = if full_history {
         "Locust's current value (its last 10 s), as written with --csv-full-history"
     } else {
@@ -106,13 +118,12 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
     run.start = Some(civil::iso_utc(start));
     run.end = Some(civil::iso_utc(end));
     run.duration_s = Some((end - start) as f64 / 1000.0);
-    if let Some(peak) = users.timed.iter().map(|p| p.1).reduce(f64::max) {
+    if let Some(peak) = state.users.timed.iter().map(|p| p.1).reduce(f64::max) {
         run.dimensions.insert("users".into(), format!("{peak}"));
-        run.resources.push(resource("locust", "users", Unit::Count, users, Some(start)));
+        run.resources.push(resource("locust", "users", Unit::Count, state.users, Some(start)));
     }
-    let last_row = |t: &Track| -> &Row { &rows[t.last.1] };
-    for track in tracks {
-        let row = last_row(&track);
+    for track in state.tracks {
+        let row = &track.last.1;
         if track.name == "locust" {
             let mut total = transaction(ctx, row, &c, false);
             let span_s = (track.last.0 - track.rps.first_ms().unwrap_or(start)) as f64 / 1000.0;
@@ -134,8 +145,7 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
     }
     run.resources.retain(|r| r.peak.is_some());
     run.notes.push(format!(
-        "{} history rows from Locust's {}: series per {}.",
-        rows.len(),
+        "{rows} history rows from Locust's {}: series per {}.",
         crate::import::names::file_name(ctx.source),
         if full_history { "request name and for the total (service \"locust\")" } else { "interval for the total (service \"locust\")" }
     ));
