@@ -4,7 +4,7 @@
 //! Windows). Labels are never mangled silently: an undecodable byte shows as U+FFFD and a warning
 //! names its line, and a guessed encoding is named in a warning.
 //!
-//! The fixtures in tests/fixtures/import/ are made from the UTF-8 texts below with encoding_rs;
+//! The fixtures in tests/fixtures/import/encodings/ are made from the UTF-8 texts below with encoding_rs;
 //! this test checks they still are (regenerate with `UPDATE_FIXTURES=1 cargo test --test
 //! import_encodings`), then imports each and checks the labels.
 
@@ -174,7 +174,7 @@ fn encode(b: &Bytes, text: &str) -> Vec<u8> {
 
 #[test]
 fn every_encoding_fixture_decodes_its_labels() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/encodings");
     let update = std::env::var_os("UPDATE_FIXTURES").is_some();
     for f in fixtures() {
         let bytes = encode(&f.bytes, f.text);

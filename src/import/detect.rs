@@ -54,7 +54,7 @@ pub enum Format {
     CloudWatchStatistics,
     /// The JSON source of a CloudWatch dashboard widget.
     CloudWatchWidget,
-    /// `docker stats` captured as CSV.
+    /// `docker stats` captured as a table, CSV or JSON lines.
     DockerStats,
 }
 
@@ -112,7 +112,7 @@ impl Format {
             Format::CloudWatchMetricData => "CloudWatch get-metric-data JSON",
             Format::CloudWatchStatistics => "CloudWatch get-metric-statistics JSON",
             Format::CloudWatchWidget => "CloudWatch dashboard widget source",
-            Format::DockerStats => "docker stats CSV",
+            Format::DockerStats => "docker stats output (table, CSV or JSON lines)",
         }
     }
 
@@ -211,12 +211,25 @@ pub fn detect_by_content(head: &[u8]) -> Option<Format> {
     }
     let h = Head::new(head);
     type ContentTest = fn(&Head) -> bool;
-    let tests: [(Format, ContentTest); 5] = [
+    let tests: &[(Format, ContentTest)] = &[
         (Format::Bundle, is_bundle),
         (Format::JmeterXml, super::jmeter_xml::detect),
         (Format::JmeterStatistics, super::jmeter_stats::detect),
         (Format::JmeterSummary, super::jmeter_summary::detect),
         (Format::JmeterCsv, super::jmeter_csv::detect),
+        // JSON of named keys first; `_cat/indices` JSON only has generic ones ("index", "health").
+        (Format::CloudWatchMetricData, super::cloudwatch::detect_metric_data),
+        (Format::CloudWatchStatistics, super::cloudwatch::detect_statistics),
+        (Format::CloudWatchWidget, super::cloudwatch::detect_widget),
+        (Format::CatIndicesJson, super::cat_indices::detect_json),
+        // Locust: the history header also has Name and counts, so it goes before the stats test.
+        (Format::LocustHistory, super::locust::detect_history),
+        (Format::LocustFailures, super::locust::detect_failures),
+        (Format::LocustExceptions, super::locust::detect_exceptions),
+        (Format::LocustStats, super::locust::detect),
+        // Text tables last: a `_cat/indices` header may sit below a title or a curl command.
+        (Format::CatIndices, super::cat_indices::detect),
+        (Format::DockerStats, super::docker_stats::detect),
     ];
     tests.iter().find(|(_, t)| t(&h)).map(|(f, _)| *f)
 }

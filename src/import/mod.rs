@@ -8,16 +8,22 @@
 //! format's importer. Every importer returns runs or a `LoadError` with a position; warnings are
 //! collected, capped, in a `Ctx`.
 
+pub mod cat_indices;
 pub mod civil;
+pub mod cloudwatch;
 pub mod detect;
+pub mod docker_stats;
 pub mod dump;
 pub mod jmeter_csv;
 pub mod jmeter_stats;
 pub mod jmeter_summary;
 pub mod jmeter_xml;
+pub mod json_docs;
+pub mod locust;
 pub mod names;
 pub mod parallel;
 pub mod samples;
+pub mod series;
 pub mod text;
 
 pub use detect::{detect, detect_by_content, detect_by_name, Format, Head};
@@ -219,6 +225,30 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
         Format::JmeterXml => jmeter_xml::import(ctx, text::stream_valid(enc, input)).map(|r| Output::Runs(vec![r])),
         Format::JmeterStatistics => jmeter_stats::import(ctx, enc, input).map(|r| Output::Runs(vec![r])),
         Format::JmeterSummary => jmeter_summary::import(ctx, text::stream_valid(enc, input)).map(Output::Runs),
+        Format::CatIndices => {
+            let text = read_whole_text(ctx, enc, input)?;
+            cat_indices::import(ctx, &text).map(Output::Runs)
+        }
+        Format::CatIndicesJson => {
+            let text = read_whole_text(ctx, enc, input)?;
+            cat_indices::import_json(ctx, &text).map(|r| Output::Runs(vec![r]))
+        }
+        Format::CloudWatchMetricData | Format::CloudWatchStatistics => {
+            let text = read_whole_text(ctx, enc, input)?;
+            cloudwatch::import(ctx, &text).map(|r| Output::Runs(vec![r]))
+        }
+        Format::CloudWatchWidget => {
+            let text = read_whole_text(ctx, enc, input)?;
+            Err(cloudwatch::refuse_widget(ctx, &text))
+        }
+        Format::DockerStats => {
+            let text = read_whole_text(ctx, enc, input)?;
+            docker_stats::import(ctx, &text).map(|r| Output::Runs(vec![r]))
+        }
+        Format::LocustStats => locust::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::LocustHistory => locust::import_history(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::LocustFailures => locust::import_failures(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::LocustExceptions => locust::import_exceptions(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
         other => Err(ctx.error(
             LoadErrorKind::Unsupported,
             None,
