@@ -11,7 +11,15 @@
 pub mod civil;
 pub mod detect;
 pub mod dump;
+pub mod gatling_log;
+pub mod gatling_stats;
 pub mod jmeter_csv;
+pub mod k6_console;
+pub mod k6_csv;
+pub mod k6_json;
+pub mod k6_metrics;
+pub mod k6_points;
+pub mod k6_summary;
 pub mod names;
 pub mod samples;
 pub mod text;
@@ -206,12 +214,29 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
         Format::JmeterCsv => {
             jmeter_csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r]))
         }
+        Format::K6Summary => k6_summary::import(ctx, enc, input).map(one),
+        Format::K6SummaryExport => k6_summary::import_export(ctx, enc, input).map(one),
+        Format::K6Csv => k6_csv::import(ctx, text::stream(enc, input)).map(one),
+        Format::K6Json => k6_json::import(ctx, text::stream(enc, input)).map(one),
+        Format::K6Console => k6_console::import(ctx, text::stream(enc, input)).map(one),
+        Format::GatlingStats => gatling_stats::import(ctx, enc, input).map(one),
+        Format::GatlingGlobalStats => gatling_stats::import_global(ctx, enc, input).map(one),
+        Format::GatlingLog => gatling_log::import(ctx, text::stream(enc, input)).map(one),
+        Format::GatlingBinaryLog => {
+            let mut head = Vec::new();
+            let _ = input.take(64).read_to_end(&mut head);
+            Err(gatling_log::refuse_binary(ctx, &head))
+        }
         other => Err(ctx.error(
             LoadErrorKind::Unsupported,
             None,
             format!("{} files are recognised but this build cannot import them yet", other.title()),
         )),
     }
+}
+
+fn one(run: Run) -> Output {
+    Output::Runs(vec![run])
 }
 
 /// Reads a whole-document input into memory, refusing more than `MAX_WHOLE_FILE_BYTES`.

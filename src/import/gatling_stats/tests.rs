@@ -1,0 +1,2 @@
+//! Tests of gatling_stats.
+use super::*;

@@ -1,0 +1,2 @@
+//! Tests of k6_console.
+use super::*;
