@@ -71,6 +71,11 @@ fn int(s: &str) -> Option<i64> {
     (!s.is_empty() && s.len() <= 20).then(|| s.parse().ok()).flatten()
 }
 
+/// A timestamp: an integer of epoch milliseconds in years 1–9999.
+fn stamp(s: &str) -> Option<i64> {
+    int(s).filter(|t| civil::plausible(*t))
+}
+
 fn is_status(s: &str) -> bool {
     s == "OK" || s == "KO"
 }
@@ -123,8 +128,11 @@ impl Log {
         let Some(s) = status_at else {
             return ctx.warn(format!("line {line}"), "a REQUEST record without timestamps followed by OK/KO; left out");
         };
-        let (start, end) = (int(f[s - stamps]).unwrap_or(0), int(f[s - 1]).unwrap_or(0));
         // Gatling 3 logs an unmatched incoming message with end = Long.MinValue and counts it as 0 ms.
+        let end_raw = int(f[s - 1]).unwrap_or(0);
+        let (Some(start), Some(end)) = (stamp(f[s - stamps]), if end_raw == i64::MIN { Some(i64::MIN) } else { stamp(f[s - 1]) }) else {
+            return ctx.warn(format!("line {line}"), "a REQUEST record whose timestamps are not times; left out");
+        };
         let elapsed = if end == i64::MIN { 0 } else { end - start };
         if elapsed < 0 {
             return ctx.warn(format!("line {line}"), format!("a request that ends ({end}) before it starts ({start}); left out"));
@@ -154,7 +162,7 @@ impl Log {
             return ctx.warn(format!("line {line}"), "a GROUP record without start, end, cumulated time and OK/KO; left out");
         }
         let ints = want;
-        let (start, end, cumulated) = (int(f[s - ints]), int(f[s - ints + 1]), int(f[s - ints + 2]).unwrap_or(0).max(0));
+        let (start, end, cumulated) = (stamp(f[s - ints]), stamp(f[s - ints + 1]), int(f[s - ints + 2]).unwrap_or(0).max(0));
         let groups = f[s - ints - 1];
         let key = format!("G{groups}");
         let i = self.agg.label_id(key.as_bytes(), line, || group_path(groups));
@@ -173,7 +181,7 @@ impl Log {
         let Some(e) = (h + 1..f.len()).find(|&i| f[i] == "START" || f[i] == "END") else {
             return ctx.warn(format!("line {line}"), "a USER record without START or END; left out");
         };
-        let stamps: Vec<i64> = f[e + 1..].iter().filter_map(|x| int(x)).collect();
+        let stamps: Vec<i64> = f[e + 1..].iter().filter_map(|x| stamp(x)).collect();
         if f[e] == "START" {
             self.users += 1;
             self.widen(stamps.first().copied(), None);
@@ -186,14 +194,14 @@ impl Log {
         let field = |i: usize| f.get(i).map_or("", |x| x.trim()).to_string();
         self.run = Some(if h == 2 {
             // 2.0–2.1: simulation, id, RUN, start, description, "2.0".
-            RunRecord { simulation: field(0), id: field(1), start: f.get(3).and_then(|x| int(x)), description: field(4), version: field(5) }
+            RunRecord { simulation: field(0), id: field(1), start: f.get(3).and_then(|x| stamp(x)), description: field(4), version: field(5) }
         } else {
             // RUN, simulation, [user-defined id,] id, start, description, version.
-            let start_at = (2..f.len()).find(|&i| f[i].trim().len() >= 12 && int(f[i]).is_some());
+            let start_at = (2..f.len()).find(|&i| f[i].trim().len() >= 12 && stamp(f[i]).is_some());
             RunRecord {
                 simulation: field(1),
                 id: start_at.filter(|i| *i >= 3).map_or_else(String::new, |i| field(i - 1)),
-                start: start_at.and_then(|i| int(f[i])),
+                start: start_at.and_then(|i| stamp(f[i])),
                 description: start_at.filter(|i| i + 2 < f.len()).map_or_else(String::new, |i| field(i + 1)),
                 version: field(f.len() - 1),
             }
@@ -203,11 +211,6 @@ impl Log {
 
 /// Imports a text simulation.log line by line.
 pub fn import(ctx: &mut Ctx, mut input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
-    if let Ok(head) = input.fill_buf() {
-        if binary_version(head).is_some() {
-            return Err(refuse_binary(ctx, head));
-        }
-    }
     let mut log = Log::default();
     let mut buf = Vec::with_capacity(512);
     let mut line_no = 0u64;

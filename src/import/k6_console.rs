@@ -241,15 +241,23 @@ pub fn import(ctx: &mut Ctx, mut input: Box<dyn BufRead + '_>) -> Result<Run, Lo
             }
             continue;
         }
-        if let Some(d) = t.strip_prefix("running (").and_then(|r| r.split(')').next()).and_then(duration_ms) {
+        // Progress lines: `running (0m30.0s), 00/20 VUs, …` and `default ✓ [====] 20 VUs  30s`.
+        let progress = t.strip_prefix("running (").and_then(|r| r.split(')').next()).and_then(duration_ms).or_else(|| {
+            let bar = t.find("] ").filter(|_| t.contains(" VUs"))?;
+            t[bar..].split_whitespace().last().and_then(duration_ms)
+        });
+        if let Some(d) = progress {
             s.duration_ms = Some(d);
             continue;
         }
         let (unmarked, mark) = unmark(t);
         if let Some((name, values)) = metric_line(unmarked) {
             let (name, tags) = if name.starts_with('{') && name.ends_with('}') {
-                let Some((p, ptags)) = &parent else { continue };
                 let (_, sub) = parse_key(&format!("x{name}"));
+                let Some((p, ptags)) = parent.as_ref().filter(|_| !sub.is_empty() && sub.iter().all(|(k, v)| !k.is_empty() && !v.is_empty())) else {
+                    ctx.warn(format!("line {line_no}"), format!("{name} is not a sub-metric of a metric line above; left out"));
+                    continue;
+                };
                 (p.clone(), ptags.iter().cloned().chain(sub).collect())
             } else if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
                 let scope = match &section {

@@ -208,7 +208,9 @@ fn kpi(name: &str, value: f64, unit: Unit, direction: Direction, note: Option<&s
 }
 
 /// The run of a summary.
-pub fn to_run(ctx: &mut Ctx, s: Summary, what: &str) -> Result<Run, LoadError> {
+pub fn to_run(ctx: &mut Ctx, mut s: Summary, what: &str) -> Result<Run, LoadError> {
+    // Up to ~300 years; anything else is not a test's duration.
+    s.duration_ms = s.duration_ms.filter(|d| (0.0..1e13).contains(d));
     if s.metrics.is_empty() {
         return Err(ctx.error(LoadErrorKind::Empty, None, format!("the {what} has no metrics")));
     }
@@ -225,7 +227,8 @@ pub fn to_run(ctx: &mut Ctx, s: Summary, what: &str) -> Result<Run, LoadError> {
     let http_rate = untagged("http_reqs").and_then(|m| m.get("rate"));
     let http_count = untagged("http_reqs").and_then(|m| m.get("count"));
     let secs = s.duration_ms.filter(|d| *d > 0.0).map(|d| d / 1000.0);
-    if let Some(t) = http_rate.or_else(|| Some(http_count? / secs?)) {
+    let throughput = http_rate.or_else(|| Some(http_count? / secs?));
+    if let Some(t) = throughput {
         kpis.push(kpi("Throughput", t, Unit::PerSecond, Direction::HigherIsBetter, Some("k6 http_reqs per second over the whole test")));
     }
     if let Some(d) = duration {
@@ -240,7 +243,7 @@ pub fn to_run(ctx: &mut Ctx, s: Summary, what: &str) -> Result<Run, LoadError> {
         if let Some(n) = m.get("count") {
             kpis.push(kpi("Iterations", n, Unit::Count, Direction::Neutral, None));
         }
-        if let Some(r) = m.get("rate") {
+        if let Some(r) = m.get("rate").or_else(|| Some(m.get("count")? / secs?)) {
             kpis.push(kpi("Iteration rate", r, Unit::PerSecond, Direction::HigherIsBetter, None));
         }
     }
@@ -300,7 +303,7 @@ pub fn to_run(ctx: &mut Ctx, s: Summary, what: &str) -> Result<Run, LoadError> {
         if let Some(d) = duration {
             let mut t = trend_transaction(d, "All requests".into());
             t.errors = untagged("http_req_failed").and_then(|f| f.get("passes")).and_then(count);
-            t.throughput_run_per_s = http_rate;
+            t.throughput_run_per_s = throughput;
             t.samples = t.samples.or_else(|| http_count.and_then(count));
             t.note = Some("k6 http_req_duration of every request (the file has no per-request sub-metrics)".into());
             transactions.insert(0, t);

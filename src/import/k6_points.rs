@@ -37,6 +37,10 @@ pub struct Point<'a> {
 /// Milliseconds since the epoch from a k6 timestamp: Unix seconds (the CSV default), milli-,
 /// micro- or nanoseconds (told apart by their number of digits), or RFC 3339.
 pub fn parse_time(s: &str) -> Option<i64> {
+    parse_time_any(s).filter(|t| civil::plausible(*t))
+}
+
+fn parse_time_any(s: &str) -> Option<i64> {
     let s = s.trim();
     if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
         let v: i64 = s.parse().ok()?;
@@ -121,23 +125,19 @@ impl Points {
 
     /// Adds a point; `seen` orders labels (a line or record number).
     pub fn add(&mut self, ctx: &mut Ctx, seen: u64, p: &Point) {
+        let trend = p.metric == "http_req_duration" || !is_builtin(p.metric) && self.declared.get(p.metric).is_some_and(|d| d.0 == Kind::Trend);
+        // Up to ~31 years: anything longer is not a duration k6 measured.
+        if trend && !(p.value.is_finite() && (0.0..1e12).contains(&p.value)) {
+            ctx.warn(format!("line {seen}"), format!("{} value {} is not a duration; the point is left out", p.metric, p.value));
+            return;
+        }
         self.points += 1;
         if let Some(t) = p.time_ms {
             self.window.0 = Some(self.window.0.map_or(t, |w| w.min(t)));
             self.window.1 = Some(self.window.1.map_or(t, |w| w.max(t)));
         }
-        let timed = |ctx: &mut Ctx| {
-            let ok = p.value.is_finite() && p.value >= 0.0;
-            if !ok {
-                ctx.warn(format!("line {seen}"), format!("{} value {} is not a duration; the point is left out", p.metric, p.value));
-            }
-            ok
-        };
         match p.metric {
             "http_req_duration" => {
-                if !timed(ctx) {
-                    return;
-                }
                 let i = self.request_label(p, seen);
                 add_duration(&mut self.requests.labels[i], p.value, p.time_ms);
                 if failed_by_tags(p) {
@@ -175,10 +175,8 @@ impl Points {
             m if is_builtin(m) => {}
             m => match self.declared.get(m).map(|d| d.0) {
                 Some(Kind::Trend) => {
-                    if timed(ctx) {
-                        let i = self.custom.label_id(m.as_bytes(), seen, || m.to_string());
-                        add_duration(&mut self.custom.labels[i], p.value, p.time_ms);
-                    }
+                    let i = self.custom.label_id(m.as_bytes(), seen, || m.to_string());
+                    add_duration(&mut self.custom.labels[i], p.value, p.time_ms);
                 }
                 Some(Kind::Rate) => {
                     let r = self.custom_rates.entry(m.to_string()).or_insert((0, 0));
@@ -293,3 +291,6 @@ impl Points {
         Ok(run)
     }
 }
+
+#[cfg(test)]
+mod tests;

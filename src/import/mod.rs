@@ -178,6 +178,11 @@ pub fn import(
             message,
         })?,
     };
+    // Gatling's binary log is refused even when the text log's format is asked for.
+    let format = match format {
+        Format::GatlingLog if gatling_log::detect_binary(&Head::new(&head)) => Format::GatlingBinaryLog,
+        f => f,
+    };
     let encoding = text::sniff(&head);
     let whole = std::io::Cursor::new(head).chain(reader);
     let counted = Counted { inner: whole, progress: &progress, on_progress, next_report: 1 << 20 };
