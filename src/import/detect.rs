@@ -215,6 +215,9 @@ pub fn detect_by_name(name: &str) -> Option<Format> {
     suffixes.iter().find(|(s, _)| file.ends_with(s)).map(|(_, f)| *f)
 }
 
+/// A format's content test.
+type Detector = fn(&Head) -> bool;
+
 /// A format from the content alone (the first `HEAD_BYTES` of the file).
 pub fn detect_by_content(head: &[u8]) -> Option<Format> {
     if head.starts_with(&[0x1f, 0x8b]) {
@@ -224,7 +227,7 @@ pub fn detect_by_content(head: &[u8]) -> Option<Format> {
     let h = Head::new(head);
     // Specific before general: binary and line formats first, JSON shapes by their keys, the
     // console text before the CSV sniffing, and the custom-k6-summary catch-all last.
-    let tests: [(Format, fn(&Head) -> bool); 12] = [
+    let tests: [(Format, Detector); 12] = [
         (Format::Bundle, is_bundle),
         (Format::GatlingBinaryLog, super::gatling_log::detect_binary),
         (Format::GatlingLog, super::gatling_log::detect),

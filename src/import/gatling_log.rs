@@ -24,7 +24,7 @@
 
 use super::detect::Head;
 use super::samples::{run_kpis, Aggregator, Sample};
-use super::{civil, names, Ctx};
+use super::{civil, names, Ctx, Lines};
 use crate::bundle::{Direction, ErrorEntry, Kpi, LoadError, LoadErrorKind, Run, Unit};
 use rustc_hash::FxHashMap;
 use std::io::BufRead;
@@ -210,22 +210,11 @@ impl Log {
 }
 
 /// Imports a text simulation.log line by line.
-pub fn import(ctx: &mut Ctx, mut input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
+pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
     let mut log = Log::default();
-    let mut buf = Vec::with_capacity(512);
-    let mut line_no = 0u64;
-    loop {
-        buf.clear();
-        let n = input.read_until(b'\n', &mut buf).map_err(|e| ctx.error(LoadErrorKind::Io, Some(line_no + 1), format!("the file could not be read ({e})")))?;
-        if n == 0 {
-            break;
-        }
-        line_no += 1;
-        if line_no & 0xFFFF == 0 {
-            ctx.progress.records.set(line_no);
-        }
-        let text = String::from_utf8_lossy(&buf);
-        let text = text.trim_end_matches(['\n', '\r']);
+    let mut lines = Lines::new(input);
+    while let Some((line_no, bytes)) = lines.next_line(ctx)? {
+        let text = String::from_utf8_lossy(bytes);
         if text.trim().is_empty() {
             continue;
         }
@@ -241,7 +230,6 @@ pub fn import(ctx: &mut Ctx, mut input: Box<dyn BufRead + '_>) -> Result<Run, Lo
             _ => ctx.warn(format!("line {line_no}"), "not a Gatling simulation.log record; left out"),
         }
     }
-    ctx.progress.records.set(line_no);
     finish(ctx, log)
 }
 

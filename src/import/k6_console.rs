@@ -12,7 +12,7 @@
 
 use super::detect::Head;
 use super::k6_metrics::{parse_key, to_run, Check, Kind, Metric, Summary, Threshold};
-use super::Ctx;
+use super::{Ctx, Lines};
 use crate::bundle::{LoadError, LoadErrorKind, Run};
 use std::io::BufRead;
 
@@ -122,8 +122,11 @@ fn quantity(number: &str, unit: Option<&str>) -> Option<f64> {
     Some(v * scale)
 }
 
-/// The values of a metric line: its kind, values, and whether they are times.
-fn parse_values(text: &str) -> Option<(Kind, Vec<(String, f64)>, bool)> {
+/// What a metric line's values say: the kind, the values, and whether they are times.
+type Parsed = (Kind, Vec<(String, f64)>, bool);
+
+/// The values of a metric line.
+fn parse_values(text: &str) -> Option<Parsed> {
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let first = *tokens.first()?;
     if tokens.iter().all(|t| t.contains('=')) {
@@ -189,7 +192,7 @@ enum Section {
 }
 
 /// Imports the console text, line by line.
-pub fn import(ctx: &mut Ctx, mut input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
+pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
     let mut s = Summary::default();
     let mut section = Section::Classic;
     let mut group: Option<String> = None;
@@ -197,16 +200,9 @@ pub fn import(ctx: &mut Ctx, mut input: Box<dyn BufRead + '_>) -> Result<Run, Lo
     let mut threshold_metric: Option<String> = None;
     let mut thresholds: Vec<(String, Threshold)> = Vec::new();
     let mut pending_check: Option<usize> = None;
-    let mut buf = Vec::new();
-    let mut line_no = 0u64;
-    loop {
-        buf.clear();
-        let n = input.read_until(b'\n', &mut buf).map_err(|e| ctx.error(LoadErrorKind::Io, Some(line_no + 1), format!("the file could not be read ({e})")))?;
-        if n == 0 {
-            break;
-        }
-        line_no += 1;
-        let raw = String::from_utf8_lossy(&buf);
+    let mut lines = Lines::new(input);
+    while let Some((line_no, bytes)) = lines.next_line(ctx)? {
+        let raw = String::from_utf8_lossy(bytes);
         let line = strip_ansi(raw.trim_end());
         let t = line.trim_start();
         if let Some(title) = t.strip_prefix('█').map(str::trim) {
@@ -307,7 +303,6 @@ pub fn import(ctx: &mut Ctx, mut input: Box<dyn BufRead + '_>) -> Result<Run, Lo
             pending_check = (!ok).then_some(s.checks.len() - 1);
         }
     }
-    ctx.record(line_no);
     for (key, th) in thresholds {
         let (name, tags) = parse_key(&key);
         match s.metrics.iter_mut().find(|m| m.name == name && m.tags == tags) {

@@ -9,8 +9,8 @@
 use super::detect::Head;
 use super::k6_metrics::{is_builtin, Kind};
 use super::k6_points::{parse_time, Point, Points};
-use super::Ctx;
-use crate::bundle::{LoadError, LoadErrorKind, Run};
+use super::{Ctx, Lines};
+use crate::bundle::{LoadError, Run};
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::io::BufRead;
@@ -93,21 +93,11 @@ fn wanted(metric: &str) -> bool {
 }
 
 /// Imports the file line by line.
-pub fn import(ctx: &mut Ctx, mut input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
+pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
     let mut points = Points::default();
-    let mut buf = Vec::with_capacity(1024);
-    let mut line_no = 0u64;
-    loop {
-        buf.clear();
-        let n = input.read_until(b'\n', &mut buf).map_err(|e| ctx.error(LoadErrorKind::Io, Some(line_no + 1), format!("the file could not be read ({e})")))?;
-        if n == 0 {
-            break;
-        }
-        line_no += 1;
-        if line_no & 0xFFFF == 0 {
-            ctx.progress.records.set(line_no);
-        }
-        let line = buf.trim_ascii();
+    let mut lines = Lines::new(input);
+    while let Some((line_no, line)) = lines.next_line(ctx)? {
+        let line = line.trim_ascii();
         if line.is_empty() {
             continue;
         }

@@ -98,13 +98,7 @@ pub fn import_export(ctx: &mut Ctx, enc: text::Enc, input: impl Read) -> Result<
         .and_then(Value::as_object)
         .ok_or_else(|| ctx.error_at(LoadErrorKind::Schema, "metrics", "is missing or not an object"))?;
     let mut s = Summary::default();
-    for (key, v) in metrics {
-        let path = format!("metrics.{key}");
-        let Some(obj) = v.as_object() else {
-            ctx.warn(path, "is not an object; left out");
-            continue;
-        };
-        let (name, tags) = parse_key(key);
+    for (path, obj, name, tags) in entries(ctx, metrics) {
         let mut m = Metric { name, tags, values: numbers(ctx, &path, obj, &["thresholds"]), ..Default::default() };
         if let Some(th) = obj.get("thresholds").and_then(Value::as_object) {
             for (source, failed) in th {
@@ -158,6 +152,25 @@ fn numbers(ctx: &mut Ctx, path: &str, obj: &Map<String, Value>, skip: &[&str]) -
     out
 }
 
+/// One entry of a `metrics` object: its JSON path, object, metric name and tags.
+type Entry<'m> = (String, &'m Map<String, Value>, String, Vec<(String, String)>);
+
+/// The entries of a `metrics` object; those that are not objects are warned about.
+fn entries<'m>(ctx: &mut Ctx, metrics: &'m Map<String, Value>) -> Vec<Entry<'m>> {
+    let mut out = Vec::new();
+    for (key, v) in metrics {
+        let path = format!("metrics.{key}");
+        match v.as_object() {
+            Some(obj) => {
+                let (name, tags) = parse_key(key);
+                out.push((path, obj, name, tags));
+            }
+            None => ctx.warn(path, "is not an object; left out"),
+        }
+    }
+    out
+}
+
 fn short(v: &Value) -> String {
     let s = v.to_string();
     if s.chars().count() > 40 { format!("{}…", s.chars().take(40).collect::<String>()) } else { s }
@@ -165,13 +178,7 @@ fn short(v: &Value) -> String {
 
 fn from_handle_summary(ctx: &mut Ctx, root: &Map<String, Value>, metrics: &Map<String, Value>) -> Summary {
     let mut s = Summary::default();
-    for (key, v) in metrics {
-        let path = format!("metrics.{key}");
-        let Some(obj) = v.as_object() else {
-            ctx.warn(path, "is not an object; left out");
-            continue;
-        };
-        let (name, tags) = parse_key(key);
+    for (path, obj, name, tags) in entries(ctx, metrics) {
         let kind = obj.get("type").and_then(Value::as_str).and_then(Kind::parse);
         let time = obj.get("contains").and_then(Value::as_str).map(|c| c == "time");
         let values = match obj.get("values").and_then(Value::as_object) {

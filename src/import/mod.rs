@@ -22,6 +22,8 @@ pub mod k6_points;
 pub mod k6_summary;
 pub mod names;
 pub mod samples;
+#[cfg(test)]
+mod test_support;
 pub mod text;
 
 pub use detect::{detect, detect_by_content, detect_by_name, Format, Head};
@@ -285,6 +287,39 @@ pub fn bundle_around(name: &str, format: Format, runs: Vec<Run>) -> Bundle {
 /// Convenience for tests and the CLI: imports a file from bytes already in memory.
 pub fn import_bytes(name: &str, bytes: &[u8]) -> Result<Imported, LoadError> {
     import(name, bytes, None, &mut |_, _| {})
+}
+
+/// A text stream read line by line into one reused buffer: lines are numbered from 1 and
+/// counted for the progress display, and an I/O error names the line it stopped at.
+pub struct Lines<'a> {
+    input: Box<dyn std::io::BufRead + 'a>,
+    buf: Vec<u8>,
+    number: u64,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(input: Box<dyn std::io::BufRead + 'a>) -> Lines<'a> {
+        Lines { input, buf: Vec::with_capacity(1024), number: 0 }
+    }
+
+    /// The next line's number and bytes without its line break (`\n` or `\r\n`); `None` at the end.
+    pub fn next_line(&mut self, ctx: &Ctx) -> Result<Option<(u64, &[u8])>, LoadError> {
+        self.buf.clear();
+        let n = self
+            .input
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| ctx.error(LoadErrorKind::Io, Some(self.number + 1), format!("the file could not be read ({e})")))?;
+        if n == 0 {
+            ctx.progress.records.set(self.number);
+            return Ok(None);
+        }
+        self.number += 1;
+        if self.number & 0xFFFF == 0 {
+            ctx.progress.records.set(self.number);
+        }
+        let line = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
+        Ok(Some((self.number, line.strip_suffix(b"\r").unwrap_or(line))))
+    }
 }
 
 /// A `BufRead` over any reader, with a buffer sized for fast parsing.

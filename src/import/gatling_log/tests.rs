@@ -47,9 +47,9 @@ fn layouts() -> Vec<(&'static str, String)> {
 }
 
 fn import(name: &str, text: &str) -> (Run, Vec<String>) {
-    let imp = import_bytes(name, text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(imp.format, Format::GatlingLog);
-    (imp.bundle.runs.into_iter().next().unwrap(), imp.warnings.iter().map(|w| w.to_string()).collect())
+    let (format, run, warnings) = crate::import::test_support::import_run(name, text.as_bytes());
+    assert_eq!(format, Format::GatlingLog);
+    (run, warnings)
 }
 
 #[test]
@@ -141,7 +141,7 @@ fn hostile_lines_are_warned_about() {
 
 #[test]
 fn the_binary_log_is_refused_by_name_content_or_request() {
-    let binary = std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gatling/taurus-gatling-6-314-simulation.log")).unwrap();
+    let binary = crate::import::test_support::file("tests/corpus/gatling/taurus-gatling-6-314-simulation.log");
     assert_eq!(detect("simulation.log", &binary), Ok(Format::GatlingBinaryLog));
     assert_eq!(detect("simulation.log", b"RUN\tSim\tid\t1600000000000\t \t3.5.1\n"), Ok(Format::GatlingLog));
     for format in [None, Some(Format::GatlingLog), Some(Format::GatlingBinaryLog)] {

@@ -3,24 +3,20 @@
 
 use super::stats_js_to_json;
 use crate::bundle::{LoadErrorKind, Run};
+use crate::import::test_support::{file, import_run};
 use crate::import::{import_bytes, Format};
 
-fn file(path: &str) -> Vec<u8> {
-    std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
-}
-
 fn import(name: &str, bytes: &[u8]) -> (Format, Run) {
-    let imp = import_bytes(name, bytes).unwrap_or_else(|e| panic!("{e}"));
-    assert!(imp.warnings.is_empty(), "{:?}", imp.warnings);
-    (imp.format, imp.bundle.runs.into_iter().next().unwrap())
+    let (format, run, warnings) = import_run(name, bytes);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    (format, run)
 }
 
 #[test]
 fn stats_js_with_groups_strings_and_dashes() {
     let (format, run) = import("stats.js", &file("tests/fixtures/import/gatling/stats-groups.js"));
     assert_eq!(format, Format::GatlingStats);
-    let rows: Vec<(&str, Option<u64>, Option<u64>, Option<f64>, Option<f64>)> =
-        run.transactions.iter().map(|t| (t.name.as_str(), t.samples, t.errors, t.median_ms, t.p99_ms)).collect();
+    let rows: Vec<_> = run.transactions.iter().map(|t| (t.name.as_str(), t.samples, t.errors, t.median_ms, t.p99_ms)).collect();
     assert_eq!(
         rows,
         [

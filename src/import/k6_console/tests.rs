@@ -2,21 +2,12 @@
 //! agreement with the JSON summary of the same run, colours and hostile text.
 
 use super::duration_ms;
-use crate::bundle::{LoadErrorKind, Run, RunStatus};
+use crate::bundle::{LoadErrorKind, RunStatus};
+use crate::import::test_support::{file, import_run as import, kpi};
 use crate::import::{import_bytes, Format};
 
 fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/k6").join(name)).unwrap()
-}
-
-fn import(name: &str, bytes: &[u8]) -> (Format, Run, Vec<String>) {
-    let imp = import_bytes(name, bytes).unwrap_or_else(|e| panic!("{e}"));
-    let warnings = imp.warnings.iter().map(|w| w.to_string()).collect();
-    (imp.format, imp.bundle.runs.into_iter().next().unwrap(), warnings)
-}
-
-fn kpi(run: &Run, name: &str) -> Option<f64> {
-    run.kpis.iter().find(|k| k.name == name).map(|k| k.value)
+    file(&format!("tests/fixtures/import/k6/{name}"))
 }
 
 #[test]

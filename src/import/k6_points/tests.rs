@@ -3,25 +3,12 @@
 //! hostile input.
 
 use super::parse_time;
-use crate::bundle::{LoadErrorKind, Run, Transaction};
+use crate::bundle::LoadErrorKind;
+use crate::import::test_support::{file, import_run as import, kpi, txn};
 use crate::import::{import_bytes, Format};
 
 fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/k6").join(name)).unwrap()
-}
-
-fn import(name: &str, bytes: &[u8]) -> (Format, Run, Vec<String>) {
-    let imp = import_bytes(name, bytes).unwrap_or_else(|e| panic!("{e}"));
-    let warnings = imp.warnings.iter().map(|w| w.to_string()).collect();
-    (imp.format, imp.bundle.runs.into_iter().next().unwrap(), warnings)
-}
-
-fn txn<'a>(run: &'a Run, name: &str) -> &'a Transaction {
-    run.transactions.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no transaction {name:?}"))
-}
-
-fn kpi(run: &Run, name: &str) -> Option<f64> {
-    run.kpis.iter().find(|k| k.name == name).map(|k| k.value)
+    file(&format!("tests/fixtures/import/k6/{name}"))
 }
 
 #[test]

@@ -1,25 +1,17 @@
 //! Tests of the k6 summary JSON importers: the three shapes of one run agree, the export's
 //! inverted threshold flag, tagged sub-metrics, custom trend stats, refusals and hostile input.
 
-use crate::bundle::{LoadErrorKind, Run, RunStatus, Transaction};
+use crate::bundle::{LoadErrorKind, Run, RunStatus};
+use crate::import::test_support::{file, import_run, kpi, txn};
 use crate::import::{import_bytes, Format};
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/k6").join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    file(&format!("tests/fixtures/import/k6/{name}"))
 }
 
 fn run_of(name: &str, bytes: &[u8]) -> (Format, Run) {
-    let imp = import_bytes(name, bytes).unwrap_or_else(|e| panic!("{e}"));
-    (imp.format, imp.bundle.runs.into_iter().next().unwrap())
-}
-
-fn kpi(run: &Run, name: &str) -> Option<f64> {
-    run.kpis.iter().find(|k| k.name == name).map(|k| k.value)
-}
-
-fn txn<'a>(run: &'a Run, name: &str) -> &'a Transaction {
-    run.transactions.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no transaction {name:?} in {:?}", run.transactions))
+    let (format, run, _) = import_run(name, bytes);
+    (format, run)
 }
 
 #[test]
@@ -71,7 +63,7 @@ fn the_exports_threshold_flag_means_failed() {
     let hs = r#"{"metrics":{"http_reqs":{"type":"counter","contains":"default","values":{"count":3,"rate":3},"thresholds":{"rate<100":{"ok":false}}}}}"#;
     assert_eq!(run_of("s.json", hs.as_bytes()).1.status, RunStatus::Failed);
     // The corpus export: p(99)=1470.86 ms under "p(99)<15000": false, which therefore held.
-    let corpus = std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/k6/nt531-network-chaos-summary-export.json")).unwrap();
+    let corpus = file("tests/corpus/k6/nt531-network-chaos-summary-export.json");
     let (_, run) = run_of("nt531.json", &corpus);
     assert_eq!(run.status, RunStatus::Completed);
     assert!(txn(&run, "All requests").p99_ms.unwrap() < 15000.0);
