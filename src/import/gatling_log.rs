@@ -36,7 +36,13 @@ const MAX_ERROR_KINDS: usize = 200;
 /// third (2.0–2.1).
 pub fn detect(h: &Head) -> bool {
     let f: Vec<&str> = h.first_line().split('\t').collect();
-    f.len() >= 2 && (HEADERS.contains(&f[0]) || f.len() >= 5 && HEADERS[..4].contains(&f[2]))
+    f.len() >= 2 && (HEADERS.contains(&f[0]) || header_at_2(&f))
+}
+
+/// Gatling 2.0–2.1: scenario (or simulation), user (or id), record type. A headerless
+/// tab-separated JTL has an epoch timestamp first and could carry such a label third.
+fn header_at_2(f: &[&str]) -> bool {
+    f.len() >= 5 && HEADERS[..4].contains(&f[2]) && !f[0].bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The binary log of Gatling 3.11+: a run record (type 0) starting with the Gatling version as a
@@ -103,6 +109,8 @@ struct Log {
     window: (Option<i64>, Option<i64>),
     requests: u64,
     assertions: u64,
+    /// The label key of the current record (reused: no allocation per request).
+    key: Vec<u8>,
 }
 
 impl Log {
@@ -140,8 +148,11 @@ impl Log {
         let name = f[s - stamps - 1];
         let groups = if s - stamps - 2 > h { f[s - stamps - 2] } else { "" };
         let ok = f[s] == "OK";
-        let key = format!("R{groups}\u{1f}{name}");
-        let i = self.agg.label_id(key.as_bytes(), line, || if groups.is_empty() { name.to_string() } else { format!("{} / {name}", group_path(groups)) });
+        self.key.clear();
+        for part in [&b"R"[..], groups.as_bytes(), b"\x1f", name.as_bytes()] {
+            self.key.extend_from_slice(part);
+        }
+        let i = self.agg.label_id(&self.key, line, || if groups.is_empty() { name.to_string() } else { format!("{} / {name}", group_path(groups)) });
         self.agg.labels[i].add(&Sample { elapsed_ms: Some(elapsed as u64), errors: u64::from(!ok), start_ms: Some(start), ..Default::default() });
         self.widen(Some(start), (end != i64::MIN).then_some(end));
         self.requests += 1;
@@ -161,9 +172,8 @@ impl Log {
         if s < want + h + 2 || !(1..=want).all(|k| int(f[s - k]).is_some()) {
             return ctx.warn(format!("line {line}"), "a GROUP record without start, end, cumulated time and OK/KO; left out");
         }
-        let ints = want;
-        let (start, end, cumulated) = (stamp(f[s - ints]), stamp(f[s - ints + 1]), int(f[s - ints + 2]).unwrap_or(0).max(0));
-        let groups = f[s - ints - 1];
+        let (start, end, cumulated) = (stamp(f[s - want]), stamp(f[s - want + 1]), int(f[s - want + 2]).unwrap_or(0).max(0));
+        let groups = f[s - want - 1];
         let key = format!("G{groups}");
         let i = self.agg.label_id(key.as_bytes(), line, || group_path(groups));
         let stats = &mut self.agg.labels[i];
@@ -219,7 +229,7 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
             continue;
         }
         let f: Vec<&str> = text.split('\t').collect();
-        let h = if HEADERS.contains(&f[0]) { 0 } else if f.len() >= 5 && HEADERS[..4].contains(&f[2]) { 2 } else { usize::MAX };
+        let h = if HEADERS.contains(&f[0]) { 0 } else if header_at_2(&f) { 2 } else { usize::MAX };
         match f.get(h).copied() {
             Some("REQUEST") => log.request(ctx, line_no, &f, h),
             Some("GROUP") => log.group(ctx, line_no, &f, h),
@@ -238,7 +248,7 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
         return Err(ctx.error(LoadErrorKind::Empty, None, "the simulation.log has no REQUEST records (no requests were logged)"));
     }
     let window = log.window;
-    let request_names: Vec<String> = log.agg.labels.iter().filter(|l| !l.is_controller).map(|l| l.name.clone()).collect();
+    let request_names: rustc_hash::FxHashSet<&str> = log.agg.labels.iter().filter(|l| !l.is_controller).map(|l| l.name.as_str()).collect();
     let mut labels: Vec<_> = log.agg.labels.iter().collect();
     labels.sort_by_key(|l| l.first_seen);
     let transactions = labels
@@ -249,7 +259,7 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
                 t.percentiles.insert("p75".into(), p75);
             }
             if l.is_controller {
-                if request_names.contains(&t.name) {
+                if request_names.contains(t.name.as_str()) {
                     t.name.push_str(" (group)");
                 }
                 t.note = Some("Gatling group: cumulated response time of its requests (Gatling's default group metric)".into());

@@ -44,10 +44,11 @@ pub fn detect_export(h: &Head) -> bool {
         && (h.has_key("root_group", &['{']) || CORE_METRICS.iter().any(|m| h.has_key(m, &['{'])))
 }
 
-/// A summary a test script wrote itself: k6 metric names as keys but no `metrics` object. Tried
+/// A summary a test script wrote itself: k6 metric names (two or more) as keys but no `metrics`
+/// object. Tried
 /// after every other JSON format; the importer refuses it with an explanation.
 pub fn detect_custom(h: &Head) -> bool {
-    h.is_json_object() && !h.has_key("metrics", &[]) && CORE_METRICS.iter().any(|m| h.has_key(m, &[]))
+    h.is_json_object() && !h.has_key("metrics", &[]) && CORE_METRICS.iter().filter(|m| h.has_key(m, &[])).count() >= 2
 }
 
 /// Parses a whole JSON document, with line and column on error.

@@ -125,7 +125,9 @@ fn failing_checks_in_groups_are_errors() {
 
 #[test]
 fn a_script_written_summary_is_refused_with_the_reason() {
-    let e = import_bytes("summary.json", br#"{"vus_max": 20, "latency_ms": {"p95": "302.10"}, "rps_avg": "42.2"}"#).unwrap_err();
+    let e = import_bytes("summary.json", br#"{"vus_max": 20, "iterations": 9, "latency_ms": {"p95": "302.10"}}"#).unwrap_err();
+    // One k6-looking key is not enough to call a JSON a k6 summary.
+    assert_eq!(import_bytes("x.json", br#"{"iterations": 9}"#).unwrap_err().kind, LoadErrorKind::UnknownFormat);
     assert_eq!(e.kind, LoadErrorKind::Unsupported);
     assert!(e.message.contains("custom summary") && e.message.contains("latency_ms"), "{}", e.message);
 }
