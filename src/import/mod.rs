@@ -37,6 +37,8 @@ pub const HEAD_BYTES: usize = 64 << 10;
 /// Warnings kept per file; the rest are counted in a last warning (a file of 100,000 bad rows
 /// must not make 100,000 notices).
 pub const MAX_WARNINGS: usize = 200;
+/// The longest line a line-by-line importer reads.
+pub const MAX_LINE_BYTES: u64 = 16 << 20;
 /// Whole-file formats (JSON summaries, bundles) are read into memory up to this size.
 pub const MAX_WHOLE_FILE_BYTES: u64 = 512 << 20;
 
@@ -303,12 +305,18 @@ impl<'a> Lines<'a> {
     }
 
     /// The next line's number and bytes without its line break (`\n` or `\r\n`); `None` at the end.
+    /// A line over `MAX_LINE_BYTES` is an error (a file without line breaks must not fill memory).
     pub fn next_line(&mut self, ctx: &Ctx) -> Result<Option<(u64, &[u8])>, LoadError> {
+        use std::io::BufRead;
         self.buf.clear();
-        let n = self
-            .input
+        let n = (&mut self.input)
+            .take(MAX_LINE_BYTES + 1)
             .read_until(b'\n', &mut self.buf)
             .map_err(|e| ctx.error(LoadErrorKind::Io, Some(self.number + 1), format!("the file could not be read ({e})")))?;
+        if n as u64 > MAX_LINE_BYTES {
+            let message = format!("line {} is longer than {} MiB; this is not a line-by-line text file", self.number + 1, MAX_LINE_BYTES >> 20);
+            return Err(ctx.error(LoadErrorKind::TooLarge, Some(self.number + 1), message));
+        }
         if n == 0 {
             ctx.progress.records.set(self.number);
             return Ok(None);

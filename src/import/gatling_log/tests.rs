@@ -137,6 +137,11 @@ fn hostile_lines_are_warned_about() {
     let e = crate::import::import("simulation.log", &b"RUN\tSim\tid\t1600000000000\t \t3.5.1\n"[..], None, &mut |_, _| {}).unwrap_err();
     assert_eq!(e.kind, LoadErrorKind::Empty);
     assert_eq!(import_bytes("simulation.log", b"").unwrap_err().kind, LoadErrorKind::Empty);
+    // A file without line breaks is not read into memory whole.
+    let mut endless = b"REQUEST\t".to_vec();
+    endless.resize(crate::import::MAX_LINE_BYTES as usize + 10, b'x');
+    let e = import_bytes("simulation.log", &endless).unwrap_err();
+    assert_eq!((e.kind, e.line), (LoadErrorKind::TooLarge, Some(1)));
     // A headerless tab-separated JTL with a sampler labelled REQUEST is no Gatling 2.1 log.
     let jtl = b"1393227741256	1425	REQUEST	200	OK	Thread Group 1-1	text	true	3478	1016
 ";
