@@ -74,6 +74,8 @@ pub struct UrlState {
     pub regressions_only: bool,
     /// Sort column (`sort=p95`, prefix `-` for descending).
     pub sort: Option<String>,
+    /// Ingest workers that may share one large file (`workers=1..8`; default: the cores, at most 4).
+    pub workers: Option<u8>,
 }
 
 pub const DEFAULT_THRESHOLD_PCT: f64 = 5.0;
@@ -92,6 +94,7 @@ impl Default for UrlState {
             filter: String::new(),
             regressions_only: false,
             sort: None,
+            workers: None,
         }
     }
 }
@@ -139,6 +142,7 @@ impl UrlState {
                 "filter" => { s.filter = v.to_string(); true }
                 "regressions" => flag(v).map(|b| s.regressions_only = b).is_some(),
                 "sort" => (!v.is_empty()).then(|| s.sort = Some(v.to_string())).is_some(),
+                "workers" => v.parse::<u8>().ok().filter(|n| (1..=8).contains(n)).map(|n| s.workers = Some(n)).is_some(),
                 _ => {
                     notices.push(format!("Ignored the unknown link parameter “{k}”."));
                     continue;
@@ -188,6 +192,9 @@ impl UrlState {
         }
         if let Some(s) = &self.sort {
             q.append_pair("sort", s);
+        }
+        if let Some(n) = self.workers {
+            q.append_pair("workers", &n.to_string());
         }
         q.finish()
     }
@@ -268,12 +275,21 @@ mod tests {
             filter: "search & co".into(),
             regressions_only: true,
             sort: Some("-p95".into()),
+            workers: Some(2),
         };
         let q = s.to_query();
         let (back, notices) = UrlState::parse(&q);
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(back, s);
         assert_eq!(UrlState::parse(&format!("?{q}")).0, s);
+    }
+
+    #[test]
+    fn a_bad_worker_count_is_dropped_alone() {
+        let (s, notices) = UrlState::parse("view=latency&workers=0&filter=x");
+        assert_eq!((s.view, s.workers, s.filter.as_str()), (View::Latency, None, "x"));
+        assert_eq!(notices.len(), 1);
+        assert_eq!(UrlState::parse("workers=9").0.workers, None);
     }
 
     #[test]

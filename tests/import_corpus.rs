@@ -11,7 +11,7 @@ use runlens::import::{detect, detect_by_content, dump, import_bytes, HEAD_BYTES}
 use std::path::{Path, PathBuf};
 
 /// Folders whose files are covered (each format's importer adds its folder).
-const FOLDERS: &[&str] = &["gatling", "jmeter-csv", "k6"];
+const FOLDERS: &[&str] = &["gatling", "jmeter-csv", "jmeter-xml", "jmeter-statistics-json", "jmeter-aggregate-history", "k6"];
 
 fn files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");

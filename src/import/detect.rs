@@ -215,9 +215,6 @@ pub fn detect_by_name(name: &str) -> Option<Format> {
     suffixes.iter().find(|(s, _)| file.ends_with(s)).map(|(_, f)| *f)
 }
 
-/// A format's content test.
-type Detector = fn(&Head) -> bool;
-
 /// A format from the content alone (the first `HEAD_BYTES` of the file).
 pub fn detect_by_content(head: &[u8]) -> Option<Format> {
     if head.starts_with(&[0x1f, 0x8b]) {
@@ -225,10 +222,15 @@ pub fn detect_by_content(head: &[u8]) -> Option<Format> {
         return Some(Format::Bundle);
     }
     let h = Head::new(head);
-    // Specific before general: binary and line formats first, JSON shapes by their keys, the
-    // console text before the CSV sniffing, and the custom-k6-summary catch-all last.
-    let tests: [(Format, Detector); 12] = [
+    type ContentTest = fn(&Head) -> bool;
+    // Specific before general: JMeter's XML, JSON and summary CSV, Gatling's binary and text
+    // logs, k6's line formats, JSON shapes by their keys, the console text before the JTL CSV
+    // sniffing, and the custom-k6-summary catch-all last.
+    let tests: [(Format, ContentTest); 15] = [
         (Format::Bundle, is_bundle),
+        (Format::JmeterXml, super::jmeter_xml::detect),
+        (Format::JmeterStatistics, super::jmeter_stats::detect),
+        (Format::JmeterSummary, super::jmeter_summary::detect),
         (Format::GatlingBinaryLog, super::gatling_log::detect_binary),
         (Format::GatlingLog, super::gatling_log::detect),
         (Format::K6Json, super::k6_json::detect),

@@ -14,6 +14,9 @@ pub mod dump;
 pub mod gatling_log;
 pub mod gatling_stats;
 pub mod jmeter_csv;
+pub mod jmeter_stats;
+pub mod jmeter_summary;
+pub mod jmeter_xml;
 pub mod k6_console;
 pub mod k6_csv;
 pub mod k6_json;
@@ -21,6 +24,7 @@ pub mod k6_metrics;
 pub mod k6_points;
 pub mod k6_summary;
 pub mod names;
+pub mod parallel;
 pub mod samples;
 #[cfg(test)]
 mod test_support;
@@ -37,6 +41,8 @@ pub const HEAD_BYTES: usize = 64 << 10;
 /// Warnings kept per file; the rest are counted in a last warning (a file of 100,000 bad rows
 /// must not make 100,000 notices).
 pub const MAX_WARNINGS: usize = 200;
+/// Downloads (`?src=`) larger than this are refused: more than a browser tab holds.
+pub const MAX_DOWNLOAD_BYTES: u64 = 4 << 30;
 /// The longest line a line-by-line importer reads.
 pub const MAX_LINE_BYTES: u64 = 16 << 20;
 /// Whole-file formats (JSON summaries, bundles) are read into memory up to this size.
@@ -113,7 +119,7 @@ impl<'a> Ctx<'a> {
         LoadError { path: Some(path.into()), ..self.error(kind, None, message) }
     }
 
-    fn finish_warnings(mut self) -> Vec<Warning> {
+    pub fn into_warnings(mut self) -> Vec<Warning> {
         if self.dropped > 0 {
             self.warnings.push(Warning {
                 path: "…".into(),
@@ -188,9 +194,13 @@ pub fn import(
         f => f,
     };
     let encoding = text::sniff(&head);
+    let guessed = text::guessed(&head, encoding);
     let whole = std::io::Cursor::new(head).chain(reader);
     let counted = Counted { inner: whole, progress: &progress, on_progress, next_report: 1 << 20 };
     let mut ctx = Ctx::new(name, &progress);
+    if let Some(w) = guessed {
+        ctx.warn("encoding", w);
+    }
     let runs_or_bundle = run_importer(format, encoding, &mut ctx, counted)?;
     let bundle = match runs_or_bundle {
         Output::Bundle(b, warnings) => {
@@ -202,7 +212,7 @@ pub fn import(
         Output::Runs(runs) => bundle_around(name, format, runs),
     };
     let records = progress.records.get();
-    Ok(Imported { format, bundle, warnings: ctx.finish_warnings(), records })
+    Ok(Imported { format, bundle, warnings: ctx.into_warnings(), records })
 }
 
 /// What an importer produced.
@@ -223,6 +233,9 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
         Format::JmeterCsv => {
             jmeter_csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r]))
         }
+        Format::JmeterXml => jmeter_xml::import(ctx, text::stream_valid(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::JmeterStatistics => jmeter_stats::import(ctx, enc, input).map(|r| Output::Runs(vec![r])),
+        Format::JmeterSummary => jmeter_summary::import(ctx, text::stream_valid(enc, input)).map(Output::Runs),
         Format::K6Summary => k6_summary::import(ctx, enc, input).map(one),
         Format::K6SummaryExport => k6_summary::import_export(ctx, enc, input).map(one),
         Format::K6Csv => k6_csv::import(ctx, text::stream(enc, input)).map(one),
