@@ -14,10 +14,12 @@ use std::path::{Path, PathBuf};
 const FOLDERS: &[&str] = &[
     "cloudwatch",
     "folio",
+    "gatling",
     "jmeter-aggregate-history",
     "jmeter-csv",
     "jmeter-statistics-json",
     "jmeter-xml",
+    "k6",
     "locust",
     "opensearch-cat-indices",
 ];

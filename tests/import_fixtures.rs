@@ -191,3 +191,42 @@ fn cut_and_misread_fixtures_never_panic() {
     }
     assert!(runs > 0, "some cut files still import");
 }
+
+/// k6 and Gatling fixtures: each is recognised by content alone, whatever it is called, and imports
+/// without warnings into one run (their figures are checked in the importers' unit tests).
+#[test]
+fn k6_and_gatling_fixtures_are_recognised_by_content_alone_and_import_cleanly() {
+    let expected = [
+        ("k6/console-classic.txt", Format::K6Console),
+        ("k6/console-compact-v1.txt", Format::K6Console),
+        ("k6/console-full-v1.txt", Format::K6Console),
+        ("k6/handlesummary-compact.json", Format::K6Summary),
+        ("k6/handlesummary-docs-reference.json", Format::K6Summary),
+        ("k6/machine-readable-compact.json", Format::K6Summary),
+        ("k6/summary-export-compact.json", Format::K6SummaryExport),
+        ("k6/points-docs.ndjson", Format::K6Json),
+        ("k6/points-v2-envelope.ndjson", Format::K6Json),
+        ("gatling/stats-groups.js", Format::GatlingStats),
+    ];
+    let root = root();
+    let mut listed: Vec<String> = Vec::new();
+    for dir in ["k6", "gatling"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            if name != "README.md" {
+                listed.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    listed.sort();
+    let mut names: Vec<String> = expected.iter().map(|(n, _)| n.to_string()).collect();
+    names.sort();
+    assert_eq!(listed, names, "every fixture is listed here");
+    for (path, format) in expected {
+        let bytes = std::fs::read(root.join(path)).unwrap();
+        assert_eq!(detect_by_content(&bytes[..bytes.len().min(HEAD_BYTES)]), Some(format), "{path}");
+        let imp = import("upload.bin", &bytes[..], None, &mut |_, _| {}).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(imp.warnings.is_empty(), "{path}: {:?}", imp.warnings);
+        assert_eq!(imp.bundle.runs.len(), 1, "{path}");
+    }
+}
