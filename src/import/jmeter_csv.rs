@@ -234,33 +234,32 @@ pub fn aggregate_range(
     skip_header: bool,
     on_records: &mut dyn FnMut(u64),
 ) -> Result<Part, (u64, String)> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .delimiter(layout.delimiter)
-        .flexible(true)
-        .buffer_capacity(256 << 10)
-        .from_reader(input);
     let c = &layout.cols;
+    let needed = [c.timestamp, c.elapsed, c.label, c.response_code, c.response_message, c.success, c.bytes, c.sent_bytes, c.sample_count, c.error_count];
+    let max_fields = needed.iter().flatten().max().map_or(1, |m| m + 1);
+    let mut rdr = super::csv_fast::Splitter::new(input, layout.delimiter).with_max_fields(max_fields);
     let mut part = Part { start, ..Default::default() };
-    let mut rec = csv::ByteRecord::new();
     let mut skip = skip_header;
+    let mut first = true;
+    let mut stop: Option<super::csv_fast::Pos> = None;
     loop {
-        let pos = rdr.position().clone();
-        if limit.is_some_and(|l| start + pos.byte() >= l) {
+        let (rec, pos) = match rdr.next() {
+            Ok(Some(r)) => r,
+            Ok(None) => break,
+            Err(e) => return Err((rdr.position().line, format!("the CSV cannot be read further: {e}"))),
+        };
+        // A record that starts at or after the limit belongs to the next range.
+        if limit.is_some_and(|l| start + pos.byte >= l) {
+            stop = Some(pos);
             break;
         }
-        match rdr.read_byte_record(&mut rec) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => {
-                let line = e.position().map_or(pos.line(), |p| p.line());
-                return Err((line, format!("the CSV cannot be read further: {e}")));
-            }
+        if std::mem::take(&mut first) && start > 0 {
+            part.start = start + pos.byte;
         }
         if std::mem::take(&mut skip) {
             continue;
         }
-        let line = pos.line();
+        let line = pos.line;
         part.records += 1;
         if part.records & 0xFFFF == 0 {
             on_records(part.records);
@@ -296,7 +295,7 @@ pub fn aggregate_range(
         let label_raw = field(c.label).unwrap_or(b"");
         let label_id = {
             let warnings = &mut part.warnings;
-            part.agg.label_id(label_raw, start + pos.byte(), || {
+            part.agg.label_id(label_raw, start + pos.byte, || {
                 let (s, replaced) = text::lossy(label_raw);
                 if replaced && warnings.len() < MAX_PART_WARNINGS {
                     warnings.push((line, format!("label {s:?} has bytes that are not valid text; they show as \u{FFFD}")));
@@ -333,8 +332,9 @@ pub fn aggregate_range(
             part.count_error(field(c.response_code).unwrap_or(b""), field(c.response_message).unwrap_or(b""), s.errors);
         }
     }
-    part.stop = start + rdr.position().byte();
-    part.lines = rdr.position().line().saturating_sub(1);
+    let end = stop.unwrap_or(rdr.position());
+    part.stop = start + end.byte;
+    part.lines = end.line.saturating_sub(1);
     Ok(part)
 }
 

@@ -10,6 +10,7 @@
 
 pub mod cat_indices;
 pub mod civil;
+pub mod csv_fast;
 pub mod cloudwatch;
 pub mod detect;
 pub mod docker_stats;
