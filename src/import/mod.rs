@@ -24,11 +24,11 @@ use std::io::{BufReader, Read};
 
 /// Bytes read before detection: enough for headers, XML declarations and the first records.
 pub const HEAD_BYTES: usize = 64 << 10;
-/// Warnings kept per file; the rest are counted in a last warning (a file of 100,000 bad rows
-/// must not make 100,000 notices).
-pub const MAX_WARNINGS: usize = 200;
-/// Whole-file formats (JSON summaries, bundles) are read into memory up to this size.
-pub const MAX_WHOLE_FILE_BYTES: u64 = 512 << 20;
+/// Warnings kept per file; the rest are counted in a last warning (see `crate::limits`).
+pub const MAX_WARNINGS: usize = crate::limits::MAX_WARNINGS;
+/// Whole-file formats (JSON summaries, bundles) are read into memory up to this size (see
+/// `crate::limits`).
+pub const MAX_WHOLE_FILE_BYTES: u64 = crate::limits::MAX_DOCUMENT_BYTES;
 
 /// What one file turned into: a bundle (its own, or one made around the imported runs).
 #[derive(Debug, Clone, PartialEq)]
