@@ -21,6 +21,11 @@ pub const MAX_DOCUMENT_BYTES: u64 = 256 << 20;
 /// A gzip bomb (a few KiB that inflate to GiBs) stops here, after at most this much output.
 pub const MAX_INFLATED_BYTES: u64 = MAX_DOCUMENT_BYTES;
 
+/// Bytes of one line of a line-oriented file (CSV, logs, NDJSON). A JTL line is a few hundred
+/// bytes and a failure message with a response excerpt a few KiB; a longer line means a damaged
+/// file, and without a cap a file with no line break would be buffered whole as one record.
+pub const MAX_LINE_BYTES: usize = 4 << 20;
+
 /// Runs in one bundle. Every view lists runs (the picker, the runs table) and compares the
 /// selected ones cell by cell; a thousand is more than any real report has (the seed reports
 /// have 2 to 12) and still renders in well under a second.

@@ -226,6 +226,12 @@ pub fn aggregate_range(
         .buffer_capacity(256 << 10)
         .from_reader(input);
     let c = &layout.cols;
+    // Fields a record must have to reach every column the layout reads (a ragged row is skipped).
+    let needed = [c.timestamp, c.elapsed, c.label, c.response_code, c.response_message, c.success, c.bytes, c.sent_bytes, c.sample_count, c.error_count]
+        .into_iter()
+        .flatten()
+        .max()
+        .map_or(0, |m| m + 1);
     let mut part = Part { start, ..Default::default() };
     let mut rec = csv::ByteRecord::new();
     let mut skip = skip_header;
@@ -246,6 +252,11 @@ pub fn aggregate_range(
             continue;
         }
         let line = pos.line();
+        if rec.len() < needed {
+            let n = rec.len();
+            part.warn(line, || format!("the row has {n} fields where the columns need {needed}; the sample is skipped"));
+            continue;
+        }
         part.records += 1;
         if part.records & 0xFFFF == 0 {
             on_records(part.records);
