@@ -62,6 +62,10 @@ pub const MAX_SERIES_POINTS: usize = 5000;
 /// whole. A 10 MB transaction name must not reach the SVG renderer.
 pub const MAX_CHART_LABEL_CHARS: usize = 80;
 
+// The limits fit together (checked when compiling).
+const _: () = assert!(MAX_DOCUMENT_BYTES <= MAX_INPUT_BYTES && MAX_INFLATED_BYTES == MAX_DOCUMENT_BYTES);
+const _: () = assert!(TABLE_PAGE_ROWS <= 500, "a few hundred rows at most per page");
+
 /// Whether `n` items exceed `max`; the number left out (for "and N more" notes).
 pub fn left_out(n: usize, max: usize) -> usize {
     n.saturating_sub(max)
@@ -78,13 +82,6 @@ pub fn more_note(n: usize, max: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn limits_fit_together() {
-        assert!(MAX_DOCUMENT_BYTES <= MAX_INPUT_BYTES);
-        assert_eq!(MAX_INFLATED_BYTES, MAX_DOCUMENT_BYTES);
-        assert!(TABLE_PAGE_ROWS <= 500, "a few hundred rows at most per page");
-    }
 
     #[test]
     fn more_note_counts_what_was_cut() {

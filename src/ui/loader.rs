@@ -3,6 +3,7 @@
 
 use super::state::{AppState, NoticeKind};
 use crate::bundle::load_bundle;
+use crate::limits::MAX_INPUT_BYTES;
 use crate::urlstate::check_src;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -20,10 +21,7 @@ pub fn ingest(state: AppState, name: &str, bytes: &[u8], origin: Origin) -> bool
     match load_bundle(name, bytes) {
         Ok(loaded) => {
             if origin == Origin::Local {
-                let json = serde_json::to_string(&loaded.bundle).unwrap_or_default();
-                if !super::persist::remember(name, json) {
-                    state.notify(NoticeKind::Info, format!("{name} is too large to be remembered across reloads."), vec![]);
-                }
+                remember(state, name, bytes);
             }
             let title = loaded.bundle.report.title.clone();
             let n_runs = loaded.bundle.runs.len();
@@ -53,6 +51,26 @@ pub fn ingest(state: AppState, name: &str, bytes: &[u8], origin: Origin) -> bool
     }
 }
 
+/// Keeps the bytes the user gave in IndexedDB so a reload reopens them; says so when the
+/// browser refuses.
+fn remember(state: AppState, name: &str, bytes: &[u8]) {
+    let (name, bytes) = (name.to_string(), bytes.to_vec());
+    spawn_local(async move {
+        if let Err(why) = super::persist::remember(&name, bytes).await {
+            state.notify(NoticeKind::Warning, format!("{name} is open but will not be reopened after a reload: {why}."), vec![]);
+        }
+    });
+}
+
+/// "… is 1.5 GiB; runlens reads at most 1 GiB into the page" when `size` is over the input limit.
+fn over_input_limit(name: &str, size: u64) -> Option<String> {
+    (size > MAX_INPUT_BYTES).then(|| format!(
+        "Did not open {name}: it is {}, and runlens reads at most {} into the page.",
+        crate::format::bytes(size as f64),
+        crate::format::bytes(MAX_INPUT_BYTES as f64)
+    ))
+}
+
 /// Reads dropped or picked files, in order.
 pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
     if files.is_empty() {
@@ -62,6 +80,10 @@ pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
     spawn_local(async move {
         for f in files {
             let name = f.name();
+            if let Some(msg) = over_input_limit(&name, f.size() as u64) {
+                state.notify(NoticeKind::Error, msg, vec![]);
+                continue;
+            }
             match read_file(state, &f).await {
                 Ok(bytes) => {
                     // Let the spinner paint before a large parse.
@@ -77,14 +99,15 @@ pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
 }
 
 const CHUNK_BYTES: f64 = (4 << 20) as f64;
-/// Sizes come from the file or the server: reserve no more than this up front.
+/// A server's Content-Length may lie: reserve no more than this up front for a response.
 const MAX_RESERVE: usize = 256 << 20;
 
-/// Reads a file in 4 MiB slices, reporting progress between them (the page stays responsive).
+/// Reads a file in 4 MiB slices, reporting progress between them (the page stays responsive). Its
+/// size is known and within `MAX_INPUT_BYTES`, so it is reserved up front (no doubling).
 async fn read_file(state: AppState, f: &web_sys::File) -> Result<Vec<u8>, String> {
     let name = f.name();
     let total = f.size();
-    let mut out = Vec::with_capacity((total as usize).min(MAX_RESERVE));
+    let mut out = Vec::with_capacity((total as u64).min(MAX_INPUT_BYTES) as usize);
     let mut offset = 0.0;
     while offset < total {
         let end = (offset + CHUNK_BYTES).min(total);
@@ -97,16 +120,17 @@ async fn read_file(state: AppState, f: &web_sys::File) -> Result<Vec<u8>, String
     Ok(out)
 }
 
-/// Loads the bundles remembered from an earlier visit.
+/// Loads the files remembered from an earlier visit.
 pub fn restore(state: AppState) {
-    let stored = super::persist::load();
-    if stored.is_empty() {
-        return;
-    }
-    let n = stored.iter().filter(|s| ingest(state, &s.name, s.json.as_bytes(), Origin::Restored)).count();
-    if n > 0 {
-        state.notify(NoticeKind::Info, format!("Reopened {n} bundle(s) from your last visit; “Close all” forgets them."), vec![]);
-    }
+    state.busy.update(|b| *b += 1);
+    spawn_local(async move {
+        let stored = super::persist::load().await;
+        let n = stored.iter().filter(|(name, bytes)| ingest(state, name, bytes, Origin::Restored)).count();
+        if n > 0 {
+            state.notify(NoticeKind::Info, format!("Reopened {n} bundle(s) from your last visit; “Close all” forgets them."), vec![]);
+        }
+        state.busy.update(|b| *b -= 1);
+    });
 }
 
 /// Fetches `src` URLs in order and loads them.
@@ -117,11 +141,14 @@ pub fn load_urls(state: AppState, srcs: Vec<String>) {
     state.busy.update(|b| *b += 1);
     spawn_local(async move {
         for src in srcs {
-            if let Err(msg) = check_src(&src) {
+            // What the browser's URL parser makes of it is what is checked, and what is fetched.
+            let resolved = super::browser::resolve_url(&src);
+            if let Err(msg) = check_src(&src, resolved.as_ref().map(|(_, protocol)| protocol.as_str())) {
                 state.notify(NoticeKind::Error, format!("Did not load {msg}."), vec![]);
                 continue;
             }
-            match fetch_bytes(state, &src).await {
+            let href = resolved.map(|(href, _)| href).unwrap_or_else(|| src.clone());
+            match fetch_bytes(state, &src, &href).await {
                 Ok(bytes) => {
                     ingest(state, &src, &bytes, Origin::Url);
                 }
@@ -133,8 +160,8 @@ pub fn load_urls(state: AppState, srcs: Vec<String>) {
     });
 }
 
-async fn fetch_bytes(state: AppState, src: &str) -> Result<Vec<u8>, String> {
-    let resp = gloo::net::http::Request::get(src).send().await.map_err(|_| {
+async fn fetch_bytes(state: AppState, src: &str, href: &str) -> Result<Vec<u8>, String> {
+    let resp = gloo::net::http::Request::get(href).send().await.map_err(|_| {
         format!(
             "Could not fetch {src}: the server did not answer, or it does not allow other sites to read it \
              (cross-origin reads need an Access-Control-Allow-Origin header)."
@@ -144,6 +171,9 @@ async fn fetch_bytes(state: AppState, src: &str) -> Result<Vec<u8>, String> {
         return Err(format!("Could not fetch {src}: the server answered HTTP {} {}.", resp.status(), resp.status_text()));
     }
     let total = resp.headers().get("content-length").and_then(|v| v.parse::<u64>().ok());
+    if let Some(msg) = total.and_then(|t| over_input_limit(src, t)) {
+        return Err(msg);
+    }
     let Some(body) = resp.body() else {
         return resp.binary().await.map_err(|e| format!("Could not read {src}: {e}"));
     };
@@ -162,6 +192,10 @@ async fn read_stream(state: AppState, src: &str, body: web_sys::ReadableStream, 
             break;
         }
         let bytes = js_sys::Uint8Array::new(&chunk.get_value());
+        if (out.len() + bytes.length() as usize) as u64 > MAX_INPUT_BYTES {
+            let _ = reader.cancel();
+            return Err(format!("it is larger than {}, the most runlens reads into the page", crate::format::bytes(MAX_INPUT_BYTES as f64)));
+        }
         out.extend_from_slice(&bytes.to_vec());
         state.progress.set(Some((src.to_string(), out.len() as u64, total)));
     }
