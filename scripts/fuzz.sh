@@ -29,5 +29,5 @@ for t in "${targets[@]}"; do
   echo "== $t ($secs s)"
   # -timeout: an input that takes 10 s is a hang worth fixing; -rss_limit_mb: a tab's budget.
   (cd fuzz && cargo fuzz run --sanitizer "${FUZZ_SANITIZER:-none}" "$t" "corpus/$t" seeds -- \
-      -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1)
+      -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" -print_final_stats=1)
 done

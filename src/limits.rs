@@ -36,8 +36,9 @@ pub const MAX_RUNS: usize = 1000;
 pub const MAX_WARNINGS: usize = 200;
 
 /// Notices on screen at once; older ones are dropped when more arrive (each dropped file still
-/// got its own notice while it was the newest).
-pub const MAX_NOTICES: usize = 12;
+/// got its own notice while it was the newest). The stack also scrolls within half the window,
+/// so it never covers the header and tabs.
+pub const MAX_NOTICES: usize = 6;
 
 /// Items listed in one notice's details, or in one list of the report (summary, notes, errors);
 /// the rest are counted in a last item.
@@ -51,7 +52,9 @@ pub const TABLE_PAGE_ROWS: usize = 100;
 /// left out. Plotly draws each trace as its own SVG group, and a legend of hundreds is unreadable.
 pub const MAX_CHART_TRACES: usize = 40;
 
-/// Categories (bars along an axis) in one chart; the largest are kept.
+/// Categories (bars along an axis) in one chart; the first are kept (views that rank, such as
+/// latency's slowest transactions, put the ones that matter first) and the chart says how many
+/// were left out.
 pub const MAX_CHART_CATEGORIES: usize = 40;
 
 /// Points per line in a time-series chart; longer series are thinned to every n-th point (the

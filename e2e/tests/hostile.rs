@@ -57,13 +57,13 @@ async fn assert_inert(c: &Client, view: &str) {
                elements: document.querySelectorAll('main img, main script, main iframe, main object, main [onerror]').length,
                links: [...document.querySelectorAll('a')].map(a => a.getAttribute('href')).filter(h => /elsewhere|e\\.example|javascript:/i.test(h || '')),
                svgLinks: document.querySelectorAll('.chart svg a').length,
-               styled: [...document.querySelectorAll('main *')].filter(e => (e.getAttribute('style') || '').includes('60px') || getComputedStyle(e).fontSize === '60px').length
+               styled: [...document.querySelectorAll('main *')].filter(e => /font-size:\\s*60px/.test(e.getAttribute('style') || '') || getComputedStyle(e).fontSize === '60px').map(e => e.outerHTML.slice(0, 200))
              }",
             vec![],
         )
         .await
         .unwrap();
-    assert_eq!(found, json!({"pwned": null, "elements": 0, "links": [], "svgLinks": 0, "styled": 0}), "in the {view} view");
+    assert_eq!(found, json!({"pwned": null, "elements": 0, "links": [], "svgLinks": 0, "styled": []}), "in the {view} view");
 }
 
 /// The texts of the elements matching `css`.
@@ -128,7 +128,7 @@ async fn a_hostile_bundle_runs_nothing_and_shows_its_text_literally() {
         .unwrap();
         let hover = eval_until(&c, "const t = [...document.querySelectorAll('.hoverlayer text')].map(e => e.textContent).join(' | '); return t.length > 0 && t").await;
         assert!(hover.as_str().unwrap().contains(BIG) || hover.as_str().unwrap().contains(SHORT_LINK), "hover text literal: {hover}");
-        assert_eq!(c.execute("return document.querySelectorAll('.hoverlayer a, .hoverlayer [style*=\"60px\"]').length", vec![]).await.unwrap(), json!(0));
+        assert_eq!(c.execute("return document.querySelectorAll('.hoverlayer a, .hoverlayer [style*=\"font-size:60px\"]').length", vec![]).await.unwrap(), json!(0));
         assert_inert(&c, "latency").await;
 
         open_view(&c, "resources").await;
@@ -136,14 +136,16 @@ async fn a_hostile_bundle_runs_nothing_and_shows_its_text_literally() {
         eval_until(&c, "return document.querySelectorAll('.chart .main-svg').length >= 4").await;
         let legend = texts(&c, ".chart .legendtext").await;
         assert!(legend.iter().any(|t| t.starts_with(BIG) || t.starts_with(LINK)), "{legend:?}");
-        assert!(texts(&c, ".chart .xtick text").await.contains(&LINK.to_string()));
+        let ticks = texts(&c, ".chart .xtick text").await;
+        assert!(ticks.iter().any(|t| t.starts_with(LINK)), "{ticks:?}");
         assert_inert(&c, "resources").await;
 
         open_view(&c, "indices").await;
         wait_chart(&c).await;
         let legend = texts(&c, ".chart .legendtext").await;
         assert!(legend.contains(&IMG.to_string()) && legend.contains(&LINK.to_string()), "{legend:?}");
-        assert!(texts(&c, ".chart .xtick text").await.contains(&SCRIPT.to_string()));
+        let ticks = texts(&c, ".chart .xtick text").await;
+        assert!(ticks.contains(&SCRIPT.to_string()), "{ticks:?}");
         assert_inert(&c, "indices").await;
     })
     .await;

@@ -30,7 +30,7 @@ pub fn Indices() -> impl IntoView {
                     }
                 }
             }
-            total.sort_by(|a, b| b.1.cmp(&a.1));
+            total.sort_by_key(|t| std::cmp::Reverse(t.1));
             total.into_iter().map(|(n, _)| n).collect::<Vec<String>>()
         })
     });
