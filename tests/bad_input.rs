@@ -214,3 +214,31 @@ fn inputs_that_once_crashed_a_fuzz_target_stay_fixed() {
     }
     eprintln!("replayed {n} fuzz regression inputs");
 }
+
+#[test]
+fn a_hundred_thousand_nans_make_a_capped_list_of_warnings() {
+    let nans = vec!["NaN"; 100_000].join(",\n");
+    let text = format!("{{\"format\": \"runlens-bundle\", \"version\": 1, \"report\": {{\"title\": \"t\"}}, \"runs\": [{{\"id\": \"a\", \"label\": \"a\", \"resources\": [{{\"service\": \"s\", \"metric\": \"cpu\", \"unit\": \"percent\", \"series\": {{\"t_s\": [], \"values\": [{nans}]}}}}]}}]}}");
+    let e = import_bytes("nans.json", text.as_bytes());
+    // NaN in a list of numbers is null, which `values` (numbers) refuses: the place is named.
+    let e = e.unwrap_err();
+    assert_eq!(e.kind, Schema, "{e}");
+    assert!(e.to_string().starts_with("nans.json, line 1, column"), "{e}");
+    // Where NaN is allowed (optional numbers), 100,000 of them load with 201 warnings.
+    let tx = vec!["{\"name\": \"t\", \"p95_ms\": NaN}"; 100_000].join(",\n");
+    let runs = format!("{{\"format\": \"runlens-bundle\", \"version\": 1, \"report\": {{\"title\": \"t\"}}, \"runs\": [{{\"id\": \"a\", \"label\": \"a\", \"transactions\": [{tx}]}}]}}");
+    let imported = import_bytes("nans.json", runs.as_bytes()).unwrap();
+    assert_eq!(imported.warnings.len(), runlens::limits::MAX_WARNINGS + 1);
+    let last = imported.warnings.last().unwrap();
+    // 99,800 more NaNs, and 99,999 duplicate names ("t" appears 100,000 times).
+    assert_eq!(last.to_string(), "…: 199,799 more warnings not listed (only the first 200 are kept)");
+}
+
+#[test]
+fn a_bundle_of_more_runs_than_the_limit_is_refused_with_the_count() {
+    let runs: Vec<String> = (0..=runlens::limits::MAX_RUNS).map(|i| format!("{{\"id\": \"r{i}\", \"label\": \"r{i}\"}}")).collect();
+    let text = format!("{{\"format\": \"runlens-bundle\", \"version\": 1, \"report\": {{\"title\": \"t\"}}, \"runs\": [{}]}}", runs.join(","));
+    let e = import_bytes("many.json", text.as_bytes()).unwrap_err();
+    assert_eq!(e.kind, TooLarge);
+    assert_eq!(e.to_string(), "many.json, at runs: the bundle has 1,001 runs; runlens shows at most 1,000 at once");
+}

@@ -177,9 +177,9 @@ pub fn import(
     let runs_or_bundle = run_importer(format, encoding, &mut ctx, counted)?;
     let bundle = match runs_or_bundle {
         Output::Bundle(b, warnings) => {
-            for w in warnings {
-                ctx.warn(w.path, w.message);
-            }
+            // The loader caps its own list and counts the rest in its last warning; re-capping
+            // here would drop that count.
+            ctx.warnings.extend(warnings);
             b
         }
         Output::Runs(runs) => bundle_around(name, format, runs),
