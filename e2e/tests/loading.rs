@@ -285,3 +285,23 @@ async fn bundle_strings_are_shown_as_text_never_as_html() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_refused_storage_quota_is_said_and_the_bundle_stays_open() {
+    with_browser(|c| async move {
+        c.goto(&site("")).await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        // The browser refuses to store anything more for this site.
+        c.execute(
+            "IDBObjectStore.prototype.put = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };",
+            vec![],
+        )
+        .await
+        .unwrap();
+        drop_file(&c, "reindex.json", &example_text(SEED000)).await;
+        wait_text(&c, ".headline-card", "−12.4%").await;
+        let n = wait_text(&c, ".notice.warning", "reindex.json").await;
+        assert!(n.contains("will not be reopened after a reload") && n.contains("storage quota is used up"), "{n}");
+    })
+    .await;
+}
