@@ -33,10 +33,47 @@ if [ "$(cat node_modules/.runlens-lock 2>/dev/null)" != "$lock_sum" ]; then
   echo "$lock_sum" > node_modules/.runlens-lock
 fi
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  say "installing Chromium and ChromeDriver (Debian packages)"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq chromium chromium-driver >/dev/null
+# A browser and a ChromeDriver of the same major version, in this order: $CHROME/$CHROMEDRIVER if
+# set; ones already on the machine (GitHub's ubuntu-24.04 runners bring Google Chrome, with its
+# ChromeDriver in $CHROMEWEBDRIVER; Debian machines have chromium + chromium-driver); else Debian's
+# packages. Ubuntu's `chromium` apt package is only a snap stub, so it is never installed, and a
+# binary that resolves into /snap is not used. The choice goes to .tools/browser.env, which
+# scripts/env.sh reads (the e2e harness reads CHROME and CHROMEDRIVER, wasm-bindgen-test a
+# webdriver.json naming the same binary).
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+usable() { [ -n "$1" ] && [ -x "$1" ] && [[ "$(readlink -f "$1")" != /snap/* ]] && "$1" --version >/dev/null 2>&1; }
+major() { "$1" --version 2>/dev/null | grep -oE '[0-9]+\.[0-9.]+' | head -1 | cut -d. -f1; }
+find_browser() {
+  local c
+  for c in "${CHROME:-}" "$(command -v google-chrome || true)" "$(command -v google-chrome-stable || true)" \
+           "$(command -v chromium || true)" "$(command -v chromium-browser || true)"; do
+    if usable "$c"; then echo "$c"; return; fi
+  done
+}
+find_driver() {
+  local d
+  for d in "${CHROMEDRIVER:-}" "${CHROMEWEBDRIVER:+$CHROMEWEBDRIVER/chromedriver}" "$(command -v chromedriver || true)"; do
+    if usable "$d" && [ "$(major "$d")" = "$(major "$1")" ]; then echo "$d"; return; fi
+  done
+}
+browser=$(find_browser)
+driver=${browser:+$(find_driver "$browser")}
+if [ -z "$browser" ] || [ -z "$driver" ]; then
+  if [ -f /etc/debian_version ] && ! grep -qi ubuntu /etc/os-release; then
+    say "installing Chromium and ChromeDriver (Debian packages)"
+    export DEBIAN_FRONTEND=noninteractive
+    as_root apt-get update -qq
+    as_root apt-get install -y -qq chromium chromium-driver >/dev/null
+    browser=$(find_browser); driver=${browser:+$(find_driver "$browser")}
+  fi
 fi
-say "ready: trunk $TRUNK_VERSION, wasm-bindgen $WASM_BINDGEN_VERSION, $(node_modules/.bin/wasm-opt --version), $(chromium --version 2>/dev/null | head -c 40)"
+if [ -z "$browser" ] || [ -z "$driver" ]; then
+  say "no Chrome/Chromium with a ChromeDriver of the same version found: set CHROME and CHROMEDRIVER"
+  exit 1
+fi
+mkdir -p .tools
+sed "s#\"binary\": \"[^\"]*\"#\"binary\": \"$browser\"#" webdriver.json > .tools/webdriver.json
+cat > .tools/browser.env <<ENV
+export CHROME="$browser" CHROMEDRIVER="$driver" WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/.tools/webdriver.json"
+ENV
+say "ready: trunk $TRUNK_VERSION, wasm-bindgen $WASM_BINDGEN_VERSION, $(node_modules/.bin/wasm-opt --version), $("$browser" --version 2>/dev/null | head -c 60) with $driver"

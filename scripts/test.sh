@@ -8,7 +8,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 source scripts/env.sh
-export CHROMEDRIVER=/usr/bin/chromedriver
 
 tier() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 timed() { local t0=$SECONDS; "$@"; echo "   ($(( SECONDS - t0 )) s)"; }

@@ -2,8 +2,10 @@
 //! analysis, url state) builds for any target; `ui` exists only on wasm32.
 pub mod analysis;
 pub mod bundle;
+pub mod chart_text;
 pub mod format;
 pub mod import;
+pub mod limits;
 pub mod model;
 pub mod tables;
 pub mod urlstate;

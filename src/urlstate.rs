@@ -200,18 +200,20 @@ impl UrlState {
     }
 }
 
-/// Whether a `src` value may be fetched: a relative URL, or http(s). Other schemes (file:,
-/// javascript:, data:) are refused with a message.
-pub fn check_src(src: &str) -> Result<(), String> {
-    let s = src.trim();
-    if s.is_empty() {
+/// Whether a `src` value may be fetched, given the protocol the browser's URL parser resolved it
+/// to against the page's address (`"https:"`, `"javascript:"`; `None` when it is not a URL). The
+/// resolved protocol is what a fetch would use, so nothing that splits the text by hand can be
+/// fooled by whitespace, tabs, case or backslashes: only http(s) is fetched, and every other
+/// scheme (file:, javascript:, data:, blob:) is refused with a message.
+pub fn check_src(src: &str, resolved_protocol: Option<&str>) -> Result<(), String> {
+    let shown = src.trim();
+    if shown.is_empty() {
         return Err("an empty src".into());
     }
-    let before_path = s.split(['/', '?', '#']).next().unwrap_or("");
-    match before_path.split_once(':') {
-        None => Ok(()),
-        Some((scheme, _)) if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") => Ok(()),
-        Some((scheme, _)) => Err(format!("“{s}” uses the {scheme}: scheme; only relative, http and https URLs can be loaded")),
+    match resolved_protocol.map(str::to_ascii_lowercase).as_deref() {
+        Some("http:" | "https:") => Ok(()),
+        Some(p) => Err(format!("“{shown}” uses the {p} scheme; only relative, http and https URLs can be loaded")),
+        None => Err(format!("“{shown}”: it is not a URL")),
     }
 }
 
@@ -284,6 +286,14 @@ mod tests {
         assert_eq!(UrlState::parse(&format!("?{q}")).0, s);
     }
 
+    /// The WHATWG URL parser (the `url` crate implements the same standard as the browser's
+    /// `new URL(src, base)`), resolving against a page under a sub-path, as the UI does.
+    fn check(src: &str) -> Result<(), String> {
+        let base = url::Url::parse("https://owner.github.io/runlens/?view=latency").unwrap();
+        let resolved = base.join(src).ok();
+        check_src(src, resolved.as_ref().map(|u| format!("{}:", u.scheme())).as_deref())
+    }
+
     #[test]
     fn a_bad_worker_count_is_dropped_alone() {
         let (s, notices) = UrlState::parse("view=latency&workers=0&filter=x");
@@ -293,14 +303,34 @@ mod tests {
     }
 
     #[test]
-    fn src_schemes() {
-        assert!(check_src("examples/a.json").is_ok());
-        assert!(check_src("/runlens/examples/a.json?x=1:2").is_ok());
-        assert!(check_src("https://x.test/a.json").is_ok());
-        assert!(check_src("HTTP://x.test/a.json").is_ok());
-        assert!(check_src("javascript:alert(1)").unwrap_err().contains("javascript:"));
-        assert!(check_src("file:///etc/passwd").is_err());
-        assert!(check_src("data:application/json,{}").is_err());
+    fn src_schemes_by_the_resolved_url() {
+        for ok in [
+            "examples/a.json",
+            "/runlens/examples/a.json?x=1:2",
+            "https://x.test/a.json",
+            "HTTP://x.test/a.json",
+            "//elsewhere.test/a.json",
+            "\\\\elsewhere.test\\a.json",
+            "?src=x",
+        ] {
+            assert_eq!(check(ok), Ok(()), "{ok}");
+        }
+        for (bad, scheme) in [
+            ("javascript:alert(1)", "javascript:"),
+            ("  JavaScript:alert(1)", "javascript:"),
+            ("java\tscript:alert(1)", "javascript:"),
+            ("java\nscript:alert(1)", "javascript:"),
+            ("\u{0}javascript:alert(1)", "javascript:"),
+            ("file:///etc/passwd", "file:"),
+            ("data:application/json,{}", "data:"),
+            ("blob:https://owner.github.io/0a1b", "blob:"),
+            ("ftp://x.test/a.json", "ftp:"),
+        ] {
+            let e = check(bad).unwrap_err();
+            assert!(e.contains(&format!("the {scheme} scheme")), "{bad:?}: {e}");
+        }
+        assert!(check("https://[::1").unwrap_err().contains("not a URL"));
+        assert!(check("   ").unwrap_err().contains("empty"));
     }
 
     #[test]

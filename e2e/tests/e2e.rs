@@ -127,6 +127,7 @@ async fn compare_view_threshold_and_regressions_filter() {
     .await;
 }
 
+mod hostile;
 mod loading;
 
 /// A bundle of `runs` runs with `n` transactions each, for size and speed checks.

@@ -1,6 +1,12 @@
 //! The end-to-end harness: serves the release build under /runlens/ (as a GitHub Pages project
-//! site does) with Python's static server, starts ChromeDriver once, and opens a fresh headless
-//! Chromium session per test. A test body runs in a task so the browser closes even when it panics.
+//! site does, with `Access-Control-Allow-Origin: *`, see `e2e/serve.py`), starts ChromeDriver
+//! once, and opens a fresh headless Chromium session per test. A test body runs in a task so the
+//! browser closes even when it panics; then the browser's console is read and any
+//! Content-Security-Policy violation fails the test.
+//!
+//! The servers and ChromeDriver are started from one thread that lives as long as the test
+//! process, each with `PR_SET_PDEATHSIG`: when the process ends (all tests done, a panic, Ctrl-C,
+//! SIGKILL) the kernel sends them SIGTERM, so no run leaves processes behind.
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use std::net::TcpListener;
@@ -15,14 +21,6 @@ pub struct Env {
     /// A second origin (another port) serving `e2e/host/` for iframe tests.
     pub other_origin: String,
     pub webdriver: String,
-    _children: Vec<ChildGuard>,
-}
-
-struct ChildGuard(Child);
-impl Drop for ChildGuard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-    }
 }
 
 fn free_port() -> u16 {
@@ -37,17 +35,29 @@ fn wait_for_port(port: u16) {
     }
 }
 
-fn serve(dir: &std::path::Path) -> (u16, ChildGuard) {
-    let port = free_port();
-    let child = Command::new("python3")
-        .args(["-m", "http.server", "--bind", "127.0.0.1", &port.to_string(), "--directory"])
-        .arg(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("python3 serves the build");
-    wait_for_port(port);
-    (port, ChildGuard(child))
+/// Starts `cmd` so that it gets SIGTERM when the thread that started it ends.
+fn spawn_tied(mut cmd: Command) -> Child {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: prctl and getppid are async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have died before prctl took effect.
+            if libc::getppid() == 1 {
+                libc::_exit(0);
+            }
+            Ok(())
+        });
+    }
+    cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap_or_else(|e| panic!("{cmd:?} does not start: {e}"))
+}
+
+fn serve_command(port: u16, dir: &std::path::Path) -> Command {
+    let mut cmd = Command::new("python3");
+    cmd.arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("serve.py")).arg(port.to_string()).arg(dir);
+    cmd
 }
 
 pub fn env() -> &'static Env {
@@ -61,31 +71,45 @@ pub fn env() -> &'static Env {
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).unwrap();
         std::os::unix::fs::symlink(&dist, root.join("runlens")).unwrap();
-        let (site_port, site) = serve(&root);
         let host_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("host");
-        let (other_port, other) = serve(&host_dir);
-        let wd_port = free_port();
-        let driver = Command::new(std::env::var("CHROMEDRIVER").unwrap_or("/usr/bin/chromedriver".into()))
-            .arg(format!("--port={wd_port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        wait_for_port(wd_port);
+        let (site_port, other_port, wd_port) = (free_port(), free_port(), free_port());
+        let driver = std::env::var("CHROMEDRIVER").unwrap_or("/usr/bin/chromedriver".into());
+        let mut wd = Command::new(driver);
+        wd.arg(format!("--port={wd_port}"));
+        let commands = vec![serve_command(site_port, &root), serve_command(other_port, &host_dir), wd];
+        // The thread that starts the children stays parked for the life of the process (see the
+        // module comment): its end is the process's end.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let children: Vec<Child> = commands.into_iter().map(spawn_tied).collect();
+            let _ = tx.send(());
+            loop {
+                std::thread::park();
+                let _ = &children;
+            }
+        });
+        rx.recv().expect("the harness starts its servers");
+        for port in [site_port, other_port, wd_port] {
+            wait_for_port(port);
+        }
         Env {
             site: format!("http://127.0.0.1:{site_port}/runlens/"),
             other_origin: format!("http://localhost:{other_port}"),
             webdriver: format!("http://127.0.0.1:{wd_port}"),
-            _children: vec![site, other, ChildGuard(driver)],
         }
     })
 }
 
-async fn client(width: u32, height: u32) -> Client {
-    let profile = std::env::temp_dir().join(format!("runlens-chrome-{}-{}", std::process::id(), free_port()));
+/// The browser binary: `CHROME` if set (CI runners bring Google Chrome), else Debian's Chromium.
+fn chrome_binary() -> String {
+    std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into())
+}
+
+async fn client(profile: &std::path::Path, width: u32, height: u32) -> Client {
     let caps = serde_json::json!({
+        "goog:loggingPrefs": {"browser": "ALL"},
         "goog:chromeOptions": {
-            "binary": "/usr/bin/chromium",
+            "binary": chrome_binary(),
             "args": [
                 "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -103,19 +127,46 @@ async fn client(width: u32, height: u32) -> Client {
         .expect("a WebDriver session")
 }
 
+/// ChromeDriver's console log of the session (`POST /session/{id}/se/log`), which fantoccini has
+/// no method for. Reading it empties it.
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(r#"{"type":"browser"}"#.into()))
+    }
+}
+
+/// The console messages of the session so far.
+pub async fn console(c: &Client) -> Vec<String> {
+    match c.issue_cmd(BrowserLog).await {
+        Ok(serde_json::Value::Array(entries)) => entries.iter().filter_map(|e| e["message"].as_str().map(str::to_string)).collect(),
+        _ => vec![],
+    }
+}
+
 /// Runs `body` with a fresh browser session; closes it whatever happens, then re-raises a panic.
+/// A Content-Security-Policy violation logged while the body ran fails the test.
 pub async fn with_browser<F, Fut>(body: F)
 where
     F: FnOnce(Client) -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
-    let c = client(1280, 900).await;
+    let profile = std::env::temp_dir().join(format!("runlens-chrome-{}-{}", std::process::id(), free_port()));
+    let c = client(&profile, 1280, 900).await;
     let c2 = c.clone();
     let result = tokio::spawn(body(c2)).await;
+    let violations: Vec<String> = console(&c).await.into_iter().filter(|m| m.contains("Content Security Policy")).collect();
     let _ = c.close().await;
+    let _ = std::fs::remove_dir_all(&profile);
     if let Err(e) = result {
         std::panic::resume_unwind(e.into_panic());
     }
+    assert!(violations.is_empty(), "the page broke its Content-Security-Policy: {violations:#?}");
 }
 
 /// Waits until `css` matches an element whose text contains `needle`; returns that text.

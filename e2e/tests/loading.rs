@@ -23,7 +23,18 @@ pub async fn drop_file(c: &Client, name: &str, content: &str) {
     .unwrap();
 }
 
-async fn eval_until(c: &Client, script: &str) -> serde_json::Value {
+/// Drops a file of raw bytes (binary, legacy encodings) on the page.
+pub async fn drop_bytes(c: &Client, name: &str, bytes: &[u8]) {
+    c.execute(
+        "const dt = new DataTransfer(); dt.items.add(new File([new Uint8Array(arguments[1])], arguments[0]));
+         document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));",
+        vec![json!(name), json!(bytes)],
+    )
+    .await
+    .unwrap();
+}
+
+pub async fn eval_until(c: &Client, script: &str) -> serde_json::Value {
     let t0 = Instant::now();
     loop {
         let v = c.execute(script, vec![]).await.unwrap();
@@ -87,6 +98,10 @@ async fn file_input_loads_and_a_reload_reopens_local_files() {
         c.refresh().await.unwrap();
         wait_text(&c, ".notice", "Reopened 1 bundle").await;
         wait_text(&c, ".report h1", "mod-search").await;
+        // Remembered in IndexedDB under this deployment's path, not in the origin-wide localStorage.
+        let dbs = c.execute_async("indexedDB.databases().then(d => arguments[0](d.map(x => x.name)))", vec![]).await.unwrap();
+        assert_eq!(dbs, json!(["runlens:/runlens/"]));
+        assert_eq!(c.execute("return localStorage.length", vec![]).await.unwrap(), json!(0));
         // "Close all" forgets it.
         c.find(Locator::XPath("//button[normalize-space()='Close all']")).await.unwrap().click().await.unwrap();
         wait_text(&c, ".gallery .card", "Reindexing").await;
@@ -156,7 +171,7 @@ async fn embed_in_an_iframe_of_another_origin_posts_its_height() {
     .await;
 }
 
-fn urlencode(s: &str) -> String {
+pub fn urlencode(s: &str) -> String {
     s.bytes().map(|b| if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
 }
 
@@ -267,6 +282,26 @@ async fn bundle_strings_are_shown_as_text_never_as_html() {
         wait_text(&c, ".tickets", "EVIL-1").await;
         let pwned = c.execute("return window.__pwned || null", vec![]).await.unwrap();
         assert!(pwned.is_null(), "{pwned}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_refused_storage_quota_is_said_and_the_bundle_stays_open() {
+    with_browser(|c| async move {
+        c.goto(&site("")).await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        // The browser refuses to store anything more for this site.
+        c.execute(
+            "IDBObjectStore.prototype.put = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };",
+            vec![],
+        )
+        .await
+        .unwrap();
+        drop_file(&c, "reindex.json", &example_text(SEED000)).await;
+        wait_text(&c, ".headline-card", "−12.4%").await;
+        let n = wait_text(&c, ".notice.warning", "reindex.json").await;
+        assert!(n.contains("will not be reopened after a reload") && n.contains("storage quota is used up"), "{n}");
     })
     .await;
 }

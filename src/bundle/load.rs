@@ -1,7 +1,9 @@
 //! Loading a bundle from text: syntax, format/version check, typed parse with JSON paths, then
 //! validation. Never panics; errors carry a kind and a position, warnings a JSON path.
 
+use super::warnings::{Warning, Warnings};
 use super::{Bundle, Run, FORMAT_NAME, FORMAT_VERSION};
+use crate::limits::MAX_RUNS;
 use serde::Deserialize;
 use std::collections::HashSet;
 use std::fmt;
@@ -60,19 +62,6 @@ impl fmt::Display for LoadError {
     }
 }
 
-/// Something odd but usable, shown to the user beside the data.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Warning {
-    pub path: String,
-    pub message: String,
-}
-
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
-}
-
 /// A bundle that loaded, with its warnings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Loaded {
@@ -120,48 +109,11 @@ impl<'de> Deserialize<'de> for Header {
     }
 }
 
-/// Loads a bundle from bytes: UTF-8 JSON, or gzip-compressed JSON (`.json.gz`, recognised by
-/// content). `source` names the file in messages.
+/// Loads a bundle from bytes: JSON in UTF-8 (or UTF-16 with a byte-order mark), possibly
+/// gzip-compressed (`.json.gz`, recognised by content). `source` names the file in messages.
 pub fn load_bundle(source: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
-    let inflated;
-    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-        inflated = gunzip(bytes).map_err(|e| LoadError {
-            kind: LoadErrorKind::Syntax,
-            source: source.into(),
-            path: None,
-            line: None,
-            column: None,
-            message: format!("the file looks gzip-compressed but could not be decompressed ({e})"),
-        })?;
-        &inflated[..]
-    } else {
-        bytes
-    };
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(text) => load_bundle_str(source, text),
-        Err(e) => Err(LoadError {
-            kind: LoadErrorKind::Syntax,
-            source: source.into(),
-            path: None,
-            line: None,
-            column: None,
-            message: format!("the file is not UTF-8 text (bad byte at offset {})", e.valid_up_to()),
-        }),
-    }
-}
-
-/// Decompressed bundles larger than this are refused (a gzip bomb must not take the page down).
-const MAX_INFLATED_BYTES: u64 = 1 << 30;
-
-fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut out = Vec::with_capacity(bytes.len().saturating_mul(4).min(64 << 20));
-    flate2::read::MultiGzDecoder::new(bytes).take(MAX_INFLATED_BYTES + 1).read_to_end(&mut out)?;
-    if out.len() as u64 > MAX_INFLATED_BYTES {
-        return Err(std::io::Error::other("it decompresses to more than 1 GiB"));
-    }
-    Ok(out)
+    let text = super::decode::bundle_text(source, bytes)?;
+    load_bundle_str(source, &text)
 }
 
 /// Loads a bundle from JSON text. `source` names the file in messages.
@@ -174,7 +126,10 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
         column,
         message,
     };
-    let mut warnings = Vec::new();
+    if text.trim().is_empty() {
+        return Err(err(LoadErrorKind::Empty, None, None, None, "the file is empty".into()));
+    }
+    let mut warnings = Warnings::default();
     let cleaned = super::nonfinite::replace_nonfinite(text, &mut warnings);
     let text = cleaned.as_deref().unwrap_or(text);
 
@@ -182,7 +137,7 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
         let (kind, msg) = if e.is_data() {
             (LoadErrorKind::NotABundle, "expected a JSON object with \"format\": \"runlens-bundle\"".to_string())
         } else {
-            (LoadErrorKind::Syntax, format!("not valid JSON: {}", strip_position(&e)))
+            (LoadErrorKind::Syntax, syntax_message(&e))
         };
         err(kind, None, Some(e.line()), Some(e.column()), msg)
     })?;
@@ -210,20 +165,45 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
     }
 
     let mut json = serde_json::Deserializer::from_str(text);
-    let mut ignored = Vec::new();
-    let mut on_ignored = |p: serde_ignored::Path<'_>| ignored.push(json_path(&p));
+    let mut ignored = Warnings::default();
+    let mut on_ignored = |p: serde_ignored::Path<'_>| {
+        if ignored.full() {
+            ignored.count_dropped();
+        } else {
+            ignored.push(json_path(&p), "unknown field, ignored");
+        }
+    };
     let typed = serde_ignored::Deserializer::new(&mut json, &mut on_ignored);
     let bundle: Bundle = serde_path_to_error::deserialize(typed).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
-        err(LoadErrorKind::Schema, Some(path), Some(inner.line()), Some(inner.column()), strip_position(&inner))
+        let message = if inner.is_syntax() || inner.is_eof() { syntax_message(&inner) } else { strip_position(&inner) };
+        err(LoadErrorKind::Schema, Some(path), Some(inner.line()), Some(inner.column()), message)
     })?;
-    for p in ignored {
-        warnings.push(Warning { path: p, message: "unknown field, ignored".into() });
+    for w in ignored.finish() {
+        warnings.push(w.path, w.message);
+    }
+    if bundle.runs.len() > MAX_RUNS {
+        return Err(err(LoadErrorKind::TooLarge, Some("runs".into()), None, None, format!(
+            "the bundle has {} runs; runlens shows at most {} at once",
+            crate::format::number(bundle.runs.len() as f64), crate::format::number(MAX_RUNS as f64))));
     }
     super::validate::validate(&bundle, &mut warnings)
         .map_err(|(path, message)| err(LoadErrorKind::Invalid, Some(path), None, None, message))?;
-    Ok(Loaded { bundle, warnings })
+    Ok(Loaded { bundle, warnings: warnings.finish() })
+}
+
+/// serde_json's syntax error in plain words: a file that ends early is probably cut off, and a
+/// nesting deeper than serde_json's limit (128) is named as such.
+fn syntax_message(e: &serde_json::Error) -> String {
+    let s = strip_position(e);
+    if e.is_eof() {
+        format!("the JSON ends before it is complete; the file looks cut off ({s})")
+    } else if s.contains("recursion limit exceeded") {
+        "the JSON is nested more than 128 levels deep; no bundle is".into()
+    } else {
+        format!("not valid JSON: {s}")
+    }
 }
 
 /// A serde_ignored path in the loader's notation, `runs[0].transactions[1].histogram.extra`

@@ -5,13 +5,16 @@
 //! `public/schema/bundle-v1.schema.json` is generated from these types (see `tests/schema.rs`).
 
 mod bytesize;
+mod decode;
 mod load;
 mod nonfinite;
-mod validate;
 mod types;
+mod validate;
+mod warnings;
 
 pub use bytesize::{parse_human_size, ByteSize};
-pub use load::{load_bundle, load_bundle_str, LoadError, LoadErrorKind, Loaded, Warning};
+pub use load::{load_bundle, load_bundle_str, LoadError, LoadErrorKind, Loaded};
+pub use warnings::Warning;
 pub use types::*;
 
 /// The value of the top-level `format` field of every bundle.

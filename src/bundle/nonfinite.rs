@@ -1,11 +1,11 @@
 //! Python's `json.dumps` writes `NaN`, `Infinity` and `-Infinity`, which JSON does not allow.
 //! They are read as missing values (null), each with a warning naming its line.
 
-use super::Warning;
+use super::warnings::Warnings;
 
 /// Returns the text with bare NaN/Infinity tokens (outside strings) replaced by `null`, or `None`
 /// when there are none.
-pub(crate) fn replace_nonfinite(text: &str, warnings: &mut Vec<Warning>) -> Option<String> {
+pub(crate) fn replace_nonfinite(text: &str, warnings: &mut Warnings) -> Option<String> {
     if !text.contains("NaN") && !text.contains("Infinity") {
         return None;
     }
@@ -26,10 +26,11 @@ pub(crate) fn replace_nonfinite(text: &str, warnings: &mut Vec<Warning>) -> Opti
         } else if let Some(token) = ["-Infinity", "Infinity", "NaN"].iter().find(|t| rest.starts_with(**t)) {
             out.push_str("null");
             rest = &rest[token.len()..];
-            warnings.push(Warning {
-                path: format!("line {line}"),
-                message: format!("{token} is not a number JSON allows; read as a missing value"),
-            });
+            if warnings.full() {
+                warnings.count_dropped();
+            } else {
+                warnings.push(format!("line {line}"), format!("{token} is not a number JSON allows; read as a missing value"));
+            }
             changed = true;
             continue;
         }
@@ -48,17 +49,18 @@ mod tests {
 
     #[test]
     fn replaces_tokens_outside_strings_only() {
-        let mut w = Vec::new();
+        let mut w = Warnings::default();
         let out = replace_nonfinite("{\"a\": NaN,\n \"b\": \"NaN\", \"c\": -Infinity}", &mut w).unwrap();
         assert_eq!(out, "{\"a\": null,\n \"b\": \"NaN\", \"c\": null}");
+        let w = w.finish();
         assert_eq!(w.len(), 2);
         assert_eq!(w[1].path, "line 2");
     }
 
     #[test]
     fn leaves_clean_text_alone() {
-        let mut w = Vec::new();
+        let mut w = Warnings::default();
         assert!(replace_nonfinite("{\"s\": \"Infinity \\\" NaN\"}", &mut w).is_none());
-        assert!(w.is_empty());
+        assert!(w.finish().is_empty());
     }
 }

@@ -1,12 +1,13 @@
 //! Checks a typed bundle for consistency: hard errors (duplicate run ids, comparisons naming
 //! unknown runs) and warnings for odd but usable values.
 
-use super::{Bundle, Run, Transaction, Warning};
+use super::warnings::Warnings;
+use super::{Bundle, Run, Transaction};
 use std::collections::HashSet;
 
 type Invalid = (String, String);
 
-pub(crate) fn validate(b: &Bundle, warnings: &mut Vec<Warning>) -> Result<(), Invalid> {
+pub(crate) fn validate(b: &Bundle, warnings: &mut Warnings) -> Result<(), Invalid> {
     if b.runs.is_empty() {
         return Err(("runs".into(), "a bundle needs at least one run".into()));
     }
@@ -37,11 +38,11 @@ pub(crate) fn validate(b: &Bundle, warnings: &mut Vec<Warning>) -> Result<(), In
     Ok(())
 }
 
-fn warn(warnings: &mut Vec<Warning>, path: String, message: impl Into<String>) {
-    warnings.push(Warning { path, message: message.into() });
+fn warn(warnings: &mut Warnings, path: String, message: impl Into<String>) {
+    warnings.push(path, message);
 }
 
-fn check_run(at: &str, run: &Run, w: &mut Vec<Warning>) {
+fn check_run(at: &str, run: &Run, w: &mut Warnings) {
     if let Some(d) = run.duration_s {
         if d < 0.0 {
             warn(w, format!("{at}.duration_s"), format!("negative duration ({d} s)"));
@@ -75,7 +76,7 @@ fn check_run(at: &str, run: &Run, w: &mut Vec<Warning>) {
     }
 }
 
-fn duplicates(w: &mut Vec<Warning>, at: &str, list: &str, keys: impl Iterator<Item = String>) {
+fn duplicates(w: &mut Warnings, at: &str, list: &str, keys: impl Iterator<Item = String>) {
     let mut seen = HashSet::new();
     for (i, k) in keys.enumerate() {
         if !seen.insert(k.clone()) {
@@ -84,7 +85,7 @@ fn duplicates(w: &mut Vec<Warning>, at: &str, list: &str, keys: impl Iterator<It
     }
 }
 
-fn check_transaction(at: &str, t: &Transaction, w: &mut Vec<Warning>) {
+fn check_transaction(at: &str, t: &Transaction, w: &mut Warnings) {
     let order = [
         ("min_ms", t.min_ms),
         ("median_ms", t.median_ms),

@@ -12,8 +12,8 @@
 use std::io::Read;
 
 /// Records longer than this are refused: a results file has no such rows, and a file without
-/// line breaks must not make the tab allocate without end.
-pub const MAX_RECORD_BYTES: usize = 64 << 20;
+/// line breaks must not make the tab allocate without end (see `crate::limits`).
+pub const MAX_RECORD_BYTES: usize = crate::limits::MAX_LINE_BYTES;
 const BUF_BYTES: usize = 1 << 20;
 
 /// One record's fields; valid until the next call to `Splitter::next`.
@@ -74,9 +74,9 @@ impl std::fmt::Display for SplitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SplitError::Io(e) => write!(f, "the file could not be read ({e})"),
-            SplitError::TooLong { line } => write!(
+            SplitError::TooLong { .. } => write!(
                 f,
-                "the record starting at line {line} is longer than {} MiB (an unclosed quote, or no line breaks)",
+                "a line is longer than {} MiB, the most runlens reads as one line; the file looks damaged (an unclosed quote, or no line breaks)",
                 MAX_RECORD_BYTES >> 20
             ),
         }
@@ -125,7 +125,7 @@ impl<R: Read> Splitter<R> {
             if self.buf.len() >= MAX_RECORD_BYTES {
                 return Err(SplitError::TooLong { line: self.pos.line });
             }
-            self.buf.resize((self.buf.len() * 2).min(MAX_RECORD_BYTES), 0);
+            self.buf.resize((self.buf.len() * 2).min(MAX_RECORD_BYTES.max(BUF_BYTES)), 0);
         }
         loop {
             match self.input.read(&mut self.buf[self.end..]) {

@@ -235,9 +235,14 @@ pub fn aggregate_range(
     on_records: &mut dyn FnMut(u64),
 ) -> Result<Part, (u64, String)> {
     let c = &layout.cols;
-    let needed = [c.timestamp, c.elapsed, c.label, c.response_code, c.response_message, c.success, c.bytes, c.sent_bytes, c.sample_count, c.error_count];
-    let max_fields = needed.iter().flatten().max().map_or(1, |m| m + 1);
-    let mut rdr = super::csv_fast::Splitter::new(input, layout.delimiter).with_max_fields(max_fields);
+    // Fields a record must have to reach every column the layout reads (a ragged row is skipped);
+    // the splitter need not split a row further than that.
+    let needed = [c.timestamp, c.elapsed, c.label, c.response_code, c.response_message, c.success, c.bytes, c.sent_bytes, c.sample_count, c.error_count]
+        .into_iter()
+        .flatten()
+        .max()
+        .map_or(0, |m| m + 1);
+    let mut rdr = super::csv_fast::Splitter::new(input, layout.delimiter).with_max_fields(needed.max(1));
     let mut part = Part { start, ..Default::default() };
     let mut skip = skip_header;
     let mut first = true;
@@ -260,6 +265,11 @@ pub fn aggregate_range(
             continue;
         }
         let line = pos.line;
+        if rec.len() < needed {
+            let n = rec.len();
+            part.warn(line, || format!("the row has {n} fields where the columns need {needed}; the sample is skipped"));
+            continue;
+        }
         part.records += 1;
         if part.records & 0xFFFF == 0 {
             on_records(part.records);

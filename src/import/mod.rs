@@ -45,15 +45,15 @@ use std::io::{BufReader, Read};
 
 /// Bytes read before detection: enough for headers, XML declarations and the first records.
 pub const HEAD_BYTES: usize = 64 << 10;
-/// Warnings kept per file; the rest are counted in a last warning (a file of 100,000 bad rows
-/// must not make 100,000 notices).
-pub const MAX_WARNINGS: usize = 200;
-/// Downloads (`?src=`) larger than this are refused: more than a browser tab holds.
-pub const MAX_DOWNLOAD_BYTES: u64 = 4 << 30;
-/// The longest line a line-by-line importer reads.
-pub const MAX_LINE_BYTES: u64 = 16 << 20;
-/// Whole-file formats (JSON summaries, bundles) are read into memory up to this size.
-pub const MAX_WHOLE_FILE_BYTES: u64 = 512 << 20;
+/// Warnings kept per file; the rest are counted in a last warning (see `crate::limits`).
+pub const MAX_WARNINGS: usize = crate::limits::MAX_WARNINGS;
+/// Downloads (`?src=`) larger than this are refused (see `crate::limits`).
+pub const MAX_DOWNLOAD_BYTES: u64 = crate::limits::MAX_DOWNLOAD_BYTES;
+/// The longest line a line-by-line importer reads (see `crate::limits`).
+pub const MAX_LINE_BYTES: u64 = crate::limits::MAX_LINE_BYTES as u64;
+/// Whole-file formats (JSON summaries, bundles) are read into memory up to this size (see
+/// `crate::limits`).
+pub const MAX_WHOLE_FILE_BYTES: u64 = crate::limits::MAX_DOCUMENT_BYTES;
 
 /// What one file turned into: a bundle (its own, or one made around the imported runs).
 #[derive(Debug, Clone, PartialEq)]
@@ -211,9 +211,9 @@ pub fn import(
     let runs_or_bundle = run_importer(format, encoding, &mut ctx, counted)?;
     let bundle = match runs_or_bundle {
         Output::Bundle(b, warnings) => {
-            for w in warnings {
-                ctx.warn(w.path, w.message);
-            }
+            // The loader caps its own list and counts the rest in its last warning; re-capping
+            // here would drop that count.
+            ctx.warnings.extend(warnings);
             b
         }
         Output::Runs(runs) => bundle_around(name, format, runs),

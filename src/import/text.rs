@@ -86,16 +86,74 @@ fn xml_declared(head: &[u8]) -> Option<Enc> {
 }
 
 /// A UTF-8 byte stream of the input: UTF-8 passes through (its BOM skipped); anything else is
-/// transcoded as it streams.
+/// transcoded as it streams. A line longer than `MAX_LINE_BYTES` ends the stream with an error
+/// (see `LineCap`).
 pub fn stream<'a>(enc: Enc, input: impl Read + 'a) -> Box<dyn BufRead + 'a> {
     if enc == UTF_8 {
-        let mut r = BufReader::with_capacity(256 << 10, input);
+        let mut r = BufReader::with_capacity(256 << 10, LineCap::new(input));
         if r.fill_buf().is_ok_and(|b| b.starts_with(b"\xEF\xBB\xBF")) {
             r.consume(3);
         }
         Box::new(r)
     } else {
         stream_valid(enc, input)
+    }
+}
+
+/// Fills each read as far as the input allows (see `read`), and fails a read once a line grows
+/// past `MAX_LINE_BYTES`: line-oriented importers buffer a record
+/// until its line ends, and a damaged file (or a 2 GB file with no line break) must not be
+/// buffered whole. The error is an `io::Error` of kind `InvalidData`, which importers report
+/// with the line they were reading.
+pub struct LineCap<R> {
+    inner: R,
+    since_break: usize,
+    /// An error met after some bytes were read: returned by the next read.
+    pending: Option<std::io::Error>,
+}
+
+impl<R> LineCap<R> {
+    pub fn new(inner: R) -> LineCap<R> {
+        LineCap { inner, since_break: 0, pending: None }
+    }
+}
+
+impl<R: Read> Read for LineCap<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(e) = self.pending.take() {
+            return Err(e);
+        }
+        if self.since_break > crate::limits::MAX_LINE_BYTES {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "a line is longer than {} MiB, the most runlens reads as one line; the file looks damaged",
+                    crate::limits::MAX_LINE_BYTES >> 20
+                ),
+            ));
+        }
+        // Reads of at most 256 KiB, so that the cap is overshot by no more than that; filled as
+        // far as the input goes, because a transcoder's first read returns only the few bytes it
+        // sniffed for a BOM, and importers read their head from the first `fill_buf`.
+        let len = buf.len().min(256 << 10);
+        let mut n = 0;
+        while n < len {
+            match self.inner.read(&mut buf[n..len]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if n > 0 => {
+                    self.pending = Some(e);
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        self.since_break = match memchr::memrchr(b'\n', &buf[..n]) {
+            Some(i) => n - i - 1,
+            None => self.since_break + n,
+        };
+        Ok(n)
     }
 }
 
@@ -197,6 +255,28 @@ mod tests {
         let (gbk, _, _) = encoding_rs::GBK.encode("timeStamp,elapsed,label,success\n1,2,登录,true\n");
         let mut r = stream(encoding_rs::GBK, &gbk[..]);
         assert!(std::str::from_utf8(r.fill_buf().unwrap()).unwrap().starts_with("timeStamp,elapsed,label,success\n1,2,登录"));
+    }
+
+    #[test]
+    fn the_first_read_of_a_transcoded_stream_holds_the_head() {
+        let (latin1, _, _) = encoding_rs::WINDOWS_1252.encode("timeStamp,elapsed,label\n1,2,Requête\n");
+        let mut s = stream(encoding_rs::WINDOWS_1252, &latin1[..]);
+        assert_eq!(s.fill_buf().unwrap(), "timeStamp,elapsed,label\n1,2,Requête\n".as_bytes());
+    }
+
+    #[test]
+    fn an_endless_line_is_refused_after_the_cap() {
+        let endless = std::io::repeat(b'x');
+        let mut out = Vec::new();
+        let e = stream(UTF_8, b"label,elapsed\n".chain(endless)).read_to_end(&mut out).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert!(e.to_string().contains("longer than 4 MiB"), "{e}");
+        assert!(out.len() <= crate::limits::MAX_LINE_BYTES + (512 << 10), "stopped early: {}", out.len());
+        // Many short lines are no problem, however many.
+        let lines = b"a,1\n".repeat(3 << 20);
+        out.clear();
+        stream(UTF_8, &lines[..]).read_to_end(&mut out).unwrap();
+        assert_eq!(out.len(), lines.len());
     }
 
     #[test]

@@ -26,8 +26,24 @@ pub fn to_csv(t: &Table) -> String {
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
+/// Text for a GitHub Markdown table cell that renders as itself: CommonMark lets a backslash escape
+/// any ASCII punctuation (https://spec.commonmark.org/0.31.2/#backslash-escapes), so the
+/// characters that start markup are escaped: `<` (raw HTML, autolinks), `&` (entities), `[` `]`
+/// (links, images), `` ` `` `*` `_` `~` (code, emphasis, strike-through), `|` (the cell border)
+/// and the backslash itself. Line breaks would end the table row, so they become spaces.
 fn md_escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('|', "\\|").replace('\n', " ")
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\\' | '|' | '<' | '>' | '&' | '[' | ']' | '`' | '*' | '_' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 pub fn to_markdown(t: &Table) -> String {
@@ -43,14 +59,24 @@ pub fn to_markdown(t: &Table) -> String {
     out
 }
 
+/// Text for a Confluence wiki markup cell that renders as itself: markup characters get a
+/// backslash (https://confluence.atlassian.com/doc/confluence-wiki-markup-251003035.html). A
+/// backslash cannot escape itself there (`\\` is a line break, and a trailing `\` would escape
+/// the cell's closing `|`), so it is written as the entity `&#92;`, and `&` as `&amp;` so that
+/// entities in the text stay text. Line breaks would end the row, so they become spaces.
 fn wiki_escape(s: &str) -> String {
-    let s = s.replace('\n', " ");
-    let mut out = String::with_capacity(s.len());
+    let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if matches!(c, '|' | '[' | ']' | '{' | '}' | '*' | '_' | '-' | '+' | '^' | '~' | '?' | '!' | '#') {
-            out.push('\\');
+        match c {
+            '\\' => out.push_str("&#92;"),
+            '&' => out.push_str("&amp;"),
+            '\n' | '\r' => out.push(' '),
+            '|' | '[' | ']' | '{' | '}' | '*' | '_' | '-' | '+' | '^' | '~' | '?' | '!' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
         }
-        out.push(c);
     }
     if out.is_empty() { " ".into() } else { out }
 }
@@ -100,6 +126,25 @@ mod tests {
         let md = to_markdown(&table());
         assert!(md.starts_with("**Runs \\| all**\n\n| Run, name | Duration |\n|---|---:|\n"), "{md}");
         assert!(md.contains("| Poppy \"t2\" | 9 h 47 min (−12.4%) |"));
+    }
+
+    #[test]
+    fn markdown_never_passes_markup_through() {
+        let mut t = table();
+        t.rows[0].cells[0] = Cell::text("<script>x</script> [a](javascript:y) &lt; *b* `c` a\\");
+        let md = to_markdown(&t);
+        let cell = md.lines().last().unwrap();
+        assert!(cell.starts_with(r"| \<script\>x\</script\> \[a\](javascript:y) \&lt; \*b\* \`c\` a\\ |"), "{cell}");
+        assert!(!cell.contains(" <"), "no raw tag is left: {cell}");
+    }
+
+    #[test]
+    fn confluence_escapes_the_backslash_and_entities() {
+        let mut t = table();
+        t.rows[0].cells[0] = Cell::text(r"C:\dir\ & {html}");
+        let w = to_confluence(&t);
+        assert!(w.ends_with("|C:&#92;dir&#92; &amp; \\{html\\}|9 h 47 min (−12.4%)|\n"), "{w}");
+        assert!(!w.contains(r"\\"), "no backslash pair (a line break) comes from the text: {w}");
     }
 
     #[test]

@@ -132,7 +132,7 @@ fn Header() -> impl IntoView {
     };
     let title = move || state.workspace.with(|w| w.sources.first().map(|s| s.report.title.clone()));
     let close_all = move |_| {
-        super::persist::forget();
+        leptos::task::spawn_local(super::persist::forget());
         state.workspace.set(Default::default());
         state.notices.set(vec![]);
         state.url.set(UrlState { theme: state.url.get_untracked().theme, ..Default::default() });

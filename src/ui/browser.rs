@@ -16,6 +16,14 @@ pub fn page_base() -> String {
     format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default())
 }
 
+/// `src` resolved by the browser's URL parser against the page's address: (href, protocol such
+/// as `"https:"`), or `None` when it is not a URL. `urlstate::check_src` judges the protocol.
+pub fn resolve_url(src: &str) -> Option<(String, String)> {
+    let base = window().location().href().ok()?;
+    let url = web_sys::Url::new_with_base(src, &base).ok()?;
+    Some((url.href(), url.protocol()))
+}
+
 /// Replaces the query in the address bar without reloading.
 pub fn replace_query(query: &str) {
     let path = window().location().pathname().unwrap_or_default();

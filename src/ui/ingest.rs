@@ -42,12 +42,15 @@ pub struct Progress {
 }
 
 pub type OnProgress = Rc<dyn Fn(Option<Progress>)>;
-pub type OnDone = Box<dyn FnOnce(Result<Done, String>)>;
+/// The finished import, and what to keep for a reload (when asked): the file itself if it was a
+/// bundle, else the bundle made of it.
+pub type OnDone = Box<dyn FnOnce(Result<(Done, Option<Blob>), String>)>;
 
 struct Job {
     id: u32,
     name: String,
     input: Input,
+    keep: bool,
     total: Option<u64>,
     on_done: Option<OnDone>,
     /// Bytes and records reported by each worker slot working on it.
@@ -158,8 +161,9 @@ fn send(index: usize, message: JsValue, transfer: Array) {
     });
 }
 
-/// Adds a job; it starts when the jobs before it are done.
-pub fn submit(name: String, input: Input, on_done: OnDone) {
+/// Adds a job; it starts when the jobs before it are done. `keep`: the answer includes what to
+/// remember for a reload.
+pub fn submit(name: String, input: Input, keep: bool, on_done: OnDone) {
     let total = match &input {
         Input::Blob(b) => Some(b.size() as u64),
         Input::Url(_) => None,
@@ -168,7 +172,7 @@ pub fn submit(name: String, input: Input, on_done: OnDone) {
         let mut p = p.borrow_mut();
         p.next_id += 1;
         let id = p.next_id;
-        p.queue.push_back(Job { id, name, input, total, on_done: Some(on_done), bytes: Vec::new(), records: 0, started_ms: 0.0, slots: vec![0] });
+        p.queue.push_back(Job { id, name, input, keep, total, on_done: Some(on_done), bytes: Vec::new(), records: 0, started_ms: 0.0, slots: vec![0] });
     });
     start_next();
 }
@@ -182,11 +186,11 @@ fn start_next() {
         let mut job = p.queue.pop_front()?;
         job.started_ms = now();
         job.bytes = vec![0; p.size];
-        let out = (job.id, job.name.clone(), job.input.clone(), p.size, job.total);
+        let out = (job.id, job.name.clone(), job.input.clone(), p.size, job.total, job.keep);
         p.current = Some(job);
         Some(out)
     });
-    let Some((id, name, input, workers, total)) = job else { return };
+    let Some((id, name, input, workers, total, keep)) = job else { return };
     if !ensure_slot(0) {
         return finish(id, Err("The ingest worker could not start in this browser.".into()));
     }
@@ -198,8 +202,8 @@ fn start_next() {
     }
     report();
     let message = match input {
-        Input::Blob(blob) => msg(&[("type", "import".into()), ("job", id.into()), ("name", name.into()), ("blob", blob.into()), ("workers", (workers as u32).into())]),
-        Input::Url(url) => msg(&[("type", "fetch".into()), ("job", id.into()), ("name", name.into()), ("url", url.into()), ("workers", (workers as u32).into())]),
+        Input::Blob(blob) => msg(&[("type", "import".into()), ("job", id.into()), ("name", name.into()), ("blob", blob.into()), ("workers", (workers as u32).into()), ("keep", keep.into())]),
+        Input::Url(url) => msg(&[("type", "fetch".into()), ("job", id.into()), ("name", name.into()), ("url", url.into()), ("workers", (workers as u32).into()), ("keep", keep.into())]),
     };
     send(0, message.into(), Array::new());
 }
@@ -221,7 +225,7 @@ fn report() {
     }
 }
 
-fn finish(id: u32, result: Result<Done, String>) {
+fn finish(id: u32, result: Result<(Done, Option<Blob>), String>) {
     let done = POOL.with(|p| {
         let mut p = p.borrow_mut();
         match &p.current {
@@ -279,11 +283,30 @@ fn on_message(index: usize, data: JsValue) {
         }
         Some("done") => {
             let bytes = get(&data, "data").dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
-            finish(job, decode_done(&bytes));
+            let result = decode_done(&bytes).map(|done| {
+                let kept = kept_blob(&done, &data);
+                (done, kept)
+            });
+            finish(job, result);
         }
         Some("error") => finish(job, Err(get(&data, "message").as_string().unwrap_or_else(|| "the import failed".into()))),
         _ => {}
     }
+}
+
+/// What to remember of a finished job: a bundle file as it was given, a raw file as the bundle
+/// JSON the worker made of it (sent only when the job asked to keep it).
+fn kept_blob(done: &Done, data: &JsValue) -> Option<Blob> {
+    if done.format == "bundle" {
+        return POOL.with(|p| match p.borrow().current.as_ref().map(|j| (&j.input, j.keep)) {
+            Some((Input::Blob(b), true)) => Some(b.clone()),
+            _ => None,
+        });
+    }
+    let json = get(data, "json").dyn_into::<Uint8Array>().ok()?;
+    let props = web_sys::BlobPropertyBag::new();
+    props.set_type("application/json");
+    Blob::new_with_u8_array_sequence_and_options(&Array::of1(&json), &props).ok()
 }
 
 /// The first worker split a large file: ranges 1.. go to the other workers.

@@ -16,13 +16,22 @@ pub enum Origin {
     Restored,
 }
 
-/// Adds a finished import to the workspace and says what happened.
-fn add(state: AppState, name: &str, done: Done, origin: Origin) {
-    if origin == Origin::Local {
-        let json = serde_json::to_string(&done.bundle).unwrap_or_default();
-        if !super::persist::remember(name, json) {
-            state.notify(NoticeKind::Info, format!("{name} is too large to be remembered across reloads."), vec![]);
+/// Keeps what the user opened in IndexedDB so a reload reopens it: a bundle as the file they gave,
+/// a tool's raw output as the bundle made of it (the worker's JSON; a 1 GB JTL is not kept twice).
+/// Says so when the browser refuses.
+fn remember(state: AppState, name: &str, blob: web_sys::Blob) {
+    let name = name.to_string();
+    leptos::task::spawn_local(async move {
+        if let Err(why) = super::persist::remember(&name, blob).await {
+            state.notify(NoticeKind::Warning, format!("{name} is open but will not be reopened after a reload: {why}."), vec![]);
         }
+    });
+}
+
+/// Adds a finished import to the workspace and says what happened.
+fn add(state: AppState, name: &str, done: Done, kept: Option<web_sys::Blob>, origin: Origin) {
+    if let (Origin::Local, Some(blob)) = (origin, kept) {
+        remember(state, name, blob);
     }
     let warning_list: Vec<crate::bundle::Warning> = done.warnings().collect();
     let warnings: Vec<String> = warning_list.iter().map(|w| w.to_string()).collect();
@@ -60,11 +69,12 @@ fn submit(state: AppState, name: String, input: Input, origin: Origin, after: im
     ingest::submit(
         name,
         input,
+        origin == Origin::Local,
         Box::new(move |result| {
             state.busy.update(|b| *b = b.saturating_sub(1));
             let ok = match result {
-                Ok(done) => {
-                    add(state, &n, done, origin);
+                Ok((done, kept)) => {
+                    add(state, &n, done, kept, origin);
                     true
                 }
                 Err(e) if e == "cancelled" => {
@@ -99,39 +109,37 @@ pub fn load_text(state: AppState, text: String, after: impl FnOnce(bool) + 'stat
     }
 }
 
-/// Loads the bundles remembered from an earlier visit.
+/// Loads the files remembered from an earlier visit.
 pub fn restore(state: AppState) {
-    let stored = super::persist::load();
-    let total = stored.len();
-    if total == 0 {
-        return;
-    }
-    let count = std::rc::Rc::new(std::cell::Cell::new((0usize, 0usize)));
-    for s in stored {
-        let parts = js_sys::Array::of1(&s.json.into());
-        let Ok(blob) = web_sys::Blob::new_with_str_sequence(&parts) else { continue };
-        let count = count.clone();
-        submit(state, s.name, Input::Blob(blob), Origin::Restored, move |ok| {
-            let (done, loaded) = count.get();
-            count.set((done + 1, loaded + usize::from(ok)));
-            if done + 1 == total && loaded + usize::from(ok) > 0 {
-                state.notify(NoticeKind::Info, format!("Reopened {} file(s) from your last visit; “Close all” forgets them.", loaded + usize::from(ok)), vec![]);
-            }
-        });
-    }
+    leptos::task::spawn_local(async move {
+        let stored = super::persist::load().await;
+        let total = stored.len();
+        let count = std::rc::Rc::new(std::cell::Cell::new((0usize, 0usize)));
+        for (name, blob) in stored {
+            let count = count.clone();
+            submit(state, name, Input::Blob(blob), Origin::Restored, move |ok| {
+                let (done, loaded) = count.get();
+                let (done, loaded) = (done + 1, loaded + usize::from(ok));
+                count.set((done, loaded));
+                if done == total && loaded > 0 {
+                    state.notify(NoticeKind::Info, format!("Reopened {loaded} file(s) from your last visit; “Close all” forgets them."), vec![]);
+                }
+            });
+        }
+    });
 }
 
-/// Fetches `src` URLs in order (in the worker) and loads them.
+/// Fetches `src` URLs in order (in the worker) and loads them. What the browser's URL parser
+/// makes of a `src` is what is checked, and what the worker fetches.
 pub fn load_urls(state: AppState, srcs: Vec<String>) {
     for src in srcs {
-        if let Err(msg) = check_src(&src) {
+        let resolved = super::browser::resolve_url(&src);
+        if let Err(msg) = check_src(&src, resolved.as_ref().map(|(_, protocol)| protocol.as_str())) {
             state.notify(NoticeKind::Error, format!("Did not load {msg}."), vec![]);
             continue;
         }
-        // The worker resolves nothing: it gets the absolute URL.
-        let base = web_sys::window().and_then(|w| w.document()).and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
-        let url = web_sys::Url::new_with_base(&src, &base).map(|u| u.href()).unwrap_or_else(|_| src.clone());
-        submit(state, src, Input::Url(url), Origin::Url, |_| {});
+        let href = resolved.map(|(href, _)| href).unwrap_or_else(|| src.clone());
+        submit(state, src, Input::Url(href), Origin::Url, |_| {});
     }
 }
 

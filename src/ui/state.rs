@@ -54,6 +54,9 @@ impl AppState {
         self.notices.update(|n| {
             new_id = n.iter().map(|x| x.id).max().unwrap_or(0) + 1;
             n.push(Notice { id: new_id, kind, text, details });
+            // A page of notices is enough: the oldest go first (limits::MAX_NOTICES).
+            let over = n.len().saturating_sub(crate::limits::MAX_NOTICES);
+            n.drain(..over);
         });
         if transient {
             let notices = self.notices;

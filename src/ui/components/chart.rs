@@ -1,11 +1,18 @@
 //! A Plotly chart: a div and an Effect that hands the figure to Plotly.js (the outside world)
 //! whenever it changes. Plotly's own mode bar exports PNG and SVG.
+//!
+//! Plotly renders a subset of HTML in every text it draws, so bundle text reaches a figure only
+//! through `crate::chart_text::chart_text` (re-exported here as `text`): the helpers below apply
+//! it, and views that add traces themselves call it for every name and category.
 
 use crate::ui::plotly_loader::ensure_plotly;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plotly::configuration::{ImageButtonFormats, ToImageButtonOptions};
 use plotly::{Configuration, Layout, Plot};
+
+pub use crate::chart_text::chart_text as text;
+use crate::limits::{MAX_CHART_CATEGORIES, MAX_CHART_TRACES};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
@@ -49,7 +56,7 @@ fn grid_colour(dark: bool) -> &'static str {
 pub fn axis(dark: bool, title: &str) -> plotly::layout::Axis {
     let grid = grid_colour(dark);
     let a = plotly::layout::Axis::new().grid_color(grid).zero_line_color(grid).line_color(grid).auto_margin(true);
-    if title.is_empty() { a } else { a.title(title) }
+    if title.is_empty() { a } else { a.title(text(title)) }
 }
 
 /// Colours of the current theme for a layout (both axes untitled; set titled ones with `axis`).
@@ -66,22 +73,37 @@ pub fn themed(layout: Layout, dark: bool) -> Layout {
 
 /// One bar trace per run over `rows` (comparison rows, one cell per run), named by `labels`;
 /// runs with no value in any row get no trace (and no legend entry). Horizontal bars put the
-/// names on the y axis.
+/// names on the y axis. Names and labels are bundle text: they pass through `text` here. At most
+/// `MAX_CHART_CATEGORIES` rows and `MAX_CHART_TRACES` runs are drawn (see `cut_note`).
 pub fn bars_per_run(rows: &[&crate::analysis::Row], names: &[String], labels: &[String], horizontal: bool) -> Plot {
     use plotly::common::Orientation;
     let mut plot = Plot::new();
-    for (i, label) in labels.iter().enumerate() {
+    let rows = &rows[..rows.len().min(MAX_CHART_CATEGORIES)];
+    let names: Vec<String> = names.iter().take(rows.len()).map(|n| text(n)).collect();
+    for (i, label) in labels.iter().enumerate().take(MAX_CHART_TRACES) {
         let vals: Vec<Option<f64>> = rows.iter().map(|r| r.cells.get(i).and_then(|c| c.value)).collect();
         if vals.iter().all(Option::is_none) {
             continue;
         }
+        let label = text(label);
         if horizontal {
-            plot.add_trace(plotly::Bar::new(vals, names.to_vec()).orientation(Orientation::Horizontal).name(label));
+            plot.add_trace(plotly::Bar::new(vals, names.clone()).orientation(Orientation::Horizontal).name(label));
         } else {
-            plot.add_trace(plotly::Bar::new(names.to_vec(), vals).name(label));
+            plot.add_trace(plotly::Bar::new(names.clone(), vals).name(label));
         }
     }
     plot
+}
+
+/// What a chart left out to stay readable and fast, or `None`: "Showing 40 of 120 services and
+/// 40 of 45 runs."
+pub fn cut_note(categories: (usize, usize, &str), traces: (usize, usize, &str)) -> Option<String> {
+    let part = |(n, max, what): (usize, usize, &str)| (n > max).then(|| format!("{max} of {} {what}", crate::format::number(n as f64)));
+    match (part(categories), part(traces)) {
+        (None, None) => None,
+        (Some(a), Some(b)) => Some(format!("Showing {a} and {b}; the table has them all.")),
+        (Some(a), None) | (None, Some(a)) => Some(format!("Showing {a}; the table has them all.")),
+    }
 }
 
 /// A plot with runlens' configuration: responsive, no logo, the mode bar's PNG export named

@@ -1,5 +1,7 @@
-//! Messages to the user: load errors, warnings, ignored link parameters. Dismissable.
+//! Messages to the user: load errors, warnings, ignored link parameters. Dismissable; details
+//! are listed up to `limits::MAX_LIST_ITEMS`.
 
+use crate::limits::{more_note, MAX_LIST_ITEMS};
 use crate::ui::state::NoticeKind;
 use leptos::prelude::*;
 
@@ -25,7 +27,10 @@ pub fn Notices() -> impl IntoView {
                             <Show when=move || has_details>
                                 <details>
                                     <summary>"Details"</summary>
-                                    <ul>{details.iter().map(|d| view! { <li>{d.clone()}</li> }).collect_view()}</ul>
+                                    <ul>
+                                        {details.iter().take(MAX_LIST_ITEMS).map(|d| view! { <li>{d.clone()}</li> }).collect_view()}
+                                        {more_note(details.len(), MAX_LIST_ITEMS).map(|m| view! { <li class="more">{m}</li> })}
+                                    </ul>
                                 </details>
                             </Show>
                             <button type="button" class="ghost close" aria-label="Dismiss"

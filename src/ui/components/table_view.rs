@@ -1,5 +1,7 @@
 //! Renders a `tables::Table`: caption, header scopes, sortable columns (click or Enter), verdict
-//! colours on deltas, paging for long tables, and export (CSV, Markdown, Confluence).
+//! colours on deltas, paging, and export (CSV, Markdown, Confluence). Every table is paged
+//! (`limits::TABLE_PAGE_ROWS` rows unless the view picks a size), so no bundle can put more rows
+//! than that into the page at once; exports always carry every row.
 
 use super::verdict_class;
 use crate::tables::{to_confluence, to_csv, to_markdown, Table};
@@ -11,8 +13,8 @@ use leptos::task::spawn_local;
 #[component]
 pub fn TableView(
     #[prop(into)] table: Signal<Table>,
-    /// Rows per page; 0 shows all.
-    #[prop(default = 0)]
+    /// Rows per page (at least 1).
+    #[prop(default = crate::limits::TABLE_PAGE_ROWS)]
     page_size: usize,
     /// Sort state (column, descending); owned by the caller when it is part of the URL.
     #[prop(optional)]
@@ -22,6 +24,7 @@ pub fn TableView(
     group_rows: bool,
 ) -> impl IntoView {
     let sort = sort.unwrap_or_else(|| RwSignal::new(None));
+    let page_size = page_size.max(1);
     let page = RwSignal::new(0usize);
     let rows_total = Memo::new(move |_| table.with(|t| t.rows.len()));
     Effect::new(move |_| {
@@ -72,10 +75,10 @@ pub fn TableView(
                 None => t.rows.iter().collect(),
             };
             let numeric: Vec<bool> = t.columns.iter().map(|c| c.numeric).collect();
-            let start = if page_size == 0 { 0 } else { p * page_size };
-            let end = if page_size == 0 { rows.len() } else { (start + page_size).min(rows.len()) };
+            let start = (p * page_size).min(rows.len());
+            let end = (start + page_size).min(rows.len());
             let mut prev_group = None;
-            rows[start.min(rows.len())..end]
+            rows[start..end]
                 .iter()
                 .map(|r| {
                     let follow = group_rows && prev_group == Some(r.group);
@@ -106,7 +109,7 @@ pub fn TableView(
                 .collect_view()
         })
     };
-    let pages = move || if page_size == 0 { 1 } else { rows_total.get().div_ceil(page_size).max(1) };
+    let pages = move || rows_total.get().div_ceil(page_size).max(1);
     view! {
         <div class="table-block">
             <div class="table-tools">

@@ -46,7 +46,7 @@ pub fn Compare() -> impl IntoView {
                         let f = filter.get();
                         state.rows.with(|rows| compare_table(rows, &labels, section, &f))
                     });
-                    let page = if section == Section::Transaction { 60 } else { 0 };
+                    let page = if section == Section::Transaction { 60 } else { crate::limits::TABLE_PAGE_ROWS };
                     view! { <section class="section"><TableView table=table page_size=page group_rows=true/></section> }
                 }
             </For>

@@ -3,7 +3,8 @@
 
 use crate::model::Section;
 use crate::tables::{compare_table, indices_table, RowFilter};
-use crate::ui::components::chart::{axis, configured, themed, Chart};
+use crate::limits::MAX_CHART_TRACES;
+use crate::ui::components::chart::{axis, configured, cut_note, text, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
 use plotly::{Bar, Layout, Plot};
@@ -13,25 +14,37 @@ pub fn Indices() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let runs = state.runs;
     let has_any = move || runs.with(|r| r.iter().any(|r| !r.indices.is_empty()));
-    let figure = move || {
-        let dark = state.dark.get();
+    // Index names across the selected runs, largest total store size first (the chart stacks the
+    // largest `MAX_CHART_TRACES`).
+    let names = Memo::new(move |_| {
         runs.with(|runs| {
-            let labels: Vec<String> = runs.iter().map(|r| r.label.clone()).collect();
-            let mut names: Vec<String> = Vec::new();
-            for r in runs {
-                for x in &r.indices {
-                    if !names.contains(&x.index) {
-                        names.push(x.index.clone());
+            let mut at: rustc_hash::FxHashMap<&str, usize> = Default::default();
+            let mut total: Vec<(String, u64)> = Vec::new();
+            for x in runs.iter().flat_map(|r| r.indices.iter()) {
+                let size = x.store_size.map_or(0, |b| b.0);
+                match at.get(x.index.as_str()) {
+                    Some(&i) => total[i].1 = total[i].1.saturating_add(size),
+                    None => {
+                        at.insert(&x.index, total.len());
+                        total.push((x.index.clone(), size));
                     }
                 }
             }
+            total.sort_by_key(|t| std::cmp::Reverse(t.1));
+            total.into_iter().map(|(n, _)| n).collect::<Vec<String>>()
+        })
+    });
+    let figure = move || {
+        let dark = state.dark.get();
+        runs.with(|runs| {
+            let labels: Vec<String> = runs.iter().map(|r| text(&r.label)).collect();
             let mut plot = Plot::new();
-            for name in &names {
+            for name in names.with(|n| n.iter().take(MAX_CHART_TRACES).cloned().collect::<Vec<_>>()) {
                 let gib: Vec<Option<f64>> = runs
                     .iter()
-                    .map(|r| r.indices.iter().find(|x| &x.index == name).and_then(|x| x.store_size).map(|b| b.0 as f64 / (1u64 << 30) as f64))
+                    .map(|r| r.indices.iter().find(|x| x.index == name).and_then(|x| x.store_size).map(|b| b.0 as f64 / (1u64 << 30) as f64))
                     .collect();
-                plot.add_trace(Bar::new(labels.clone(), gib).name(name).hover_template("%{x}<br>%{fullData.name}: %{y:.1f} GiB<extra></extra>"));
+                plot.add_trace(Bar::new(labels.clone(), gib).name(text(&name)).hover_template("%{x}<br>%{fullData.name}: %{y:.1f} GiB<extra></extra>"));
             }
             plot.set_layout(
                 themed(Layout::new(), dark)
@@ -54,6 +67,7 @@ pub fn Indices() -> impl IntoView {
             }>
                 <h2>"Store size by index"</h2>
                 <Chart figure=figure label="Stacked store size by index for each selected run" file_name="runlens-index-sizes"/>
+                {move || cut_note((0, 0, ""), (names.with(Vec::len), MAX_CHART_TRACES, "indices (the largest)")).map(|n| view! { <p class="hint chart-cut">{n}</p> })}
                 <TableView table=deltas group_rows=true/>
                 {move || runs.get().into_iter().filter(|r| !r.indices.is_empty()).map(|run| {
                     let t = indices_table(&run);

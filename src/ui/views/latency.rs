@@ -4,7 +4,7 @@
 use super::controls::{row_filter, FilterControls};
 use crate::model::Section;
 use crate::tables::{latency_table, LATENCY_COLUMNS};
-use crate::ui::components::chart::{axis, bars_per_run, configured, themed, Chart};
+use crate::ui::components::chart::{axis, bars_per_run, configured, cut_note, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
 use plotly::common::Orientation;
@@ -104,6 +104,7 @@ pub fn Latency() -> impl IntoView {
                     <span class="hint">{format!("up to {CHART_MAX_BARS} transactions, slowest first")}</span>
                 </div>
                 <Chart figure=figure label="Latency percentile per transaction for each selected run" file_name="runlens-latency"/>
+                {move || cut_note((0, 0, ""), (state.labels.with(Vec::len), crate::limits::MAX_CHART_TRACES, "runs")).map(|n| view! { <p class="hint chart-cut">{n}</p> })}
                 <TableView table=table page_size=50 sort=sort group_rows=true/>
             </Show>
         </div>

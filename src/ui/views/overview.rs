@@ -3,6 +3,7 @@
 
 use crate::analysis::Verdict;
 use crate::format;
+use crate::limits::{more_note, MAX_LIST_ITEMS};
 use crate::model::Section;
 use crate::tables::{runs_table, tenants_table};
 use crate::ui::components::{table_view::TableView, verdict_class};
@@ -13,6 +14,13 @@ fn safe_href(url: &str) -> Option<String> {
     let u = url.trim();
     let lower = u.to_ascii_lowercase();
     (lower.starts_with("https://") || lower.starts_with("http://")).then(|| u.to_string())
+}
+
+/// The first `MAX_LIST_ITEMS` of a list from the bundle, as `<li>`s of text, and a last item that
+/// counts the rest.
+fn text_items(items: &[String]) -> impl IntoView {
+    let more = more_note(items.len(), MAX_LIST_ITEMS).map(|m| view! { <li class="more">{m}</li> });
+    (items.iter().take(MAX_LIST_ITEMS).map(|p| view! { <li>{p.clone()}</li> }).collect_view(), more)
 }
 
 fn link_or_text(text: String, url: Option<String>) -> AnyView {
@@ -60,7 +68,7 @@ pub fn Overview() -> impl IntoView {
     };
     let errors = move || {
         state.runs.with(|rs| {
-            rs.iter().flat_map(|r| r.errors.iter().map(move |e| (r.label.clone(), e.clone()))).collect::<Vec<_>>()
+            rs.iter().flat_map(|r| r.errors.iter().map(move |e| (r.label.clone(), e.clone()))).take(MAX_LIST_ITEMS).collect::<Vec<_>>()
         })
     };
     view! {
@@ -82,7 +90,7 @@ pub fn Overview() -> impl IntoView {
                         {r.purpose.clone().map(|p| view! { <p class="purpose">{p}</p> })}
                         <Show when={let t = !r.tickets.is_empty(); move || t}>
                             <ul class="tickets" aria-label="Tickets">
-                                {r.tickets.iter().map(|t| view! {
+                                {r.tickets.iter().take(MAX_LIST_ITEMS).map(|t| view! {
                                     <li>
                                         {link_or_text(t.id.clone(), t.url.clone())}
                                         {t.relation.clone().map(|x| view! { <span class="rel">{x}</span> })}
@@ -94,24 +102,24 @@ pub fn Overview() -> impl IntoView {
                         <div class="two-col">
                             <section>
                                 <h2>"Summary"</h2>
-                                <ul>{r.summary.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
+                                <ul>{text_items(&r.summary)}</ul>
                                 <Show when={let e = r.summary.is_empty(); move || e}><p class="empty">"The report has no summary."</p></Show>
                             </section>
                             <section>
                                 <h2>"Recommendations"</h2>
-                                <ul>{r.recommendations.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
+                                <ul>{text_items(&r.recommendations)}</ul>
                                 <Show when={let e = r.recommendations.is_empty(); move || e}><p class="empty">"No recommendations were given."</p></Show>
                                 {r.environment.clone().map(|e| view! { <h3>"Environment"</h3><p>{e}</p> })}
                                 <Show when={let l = !r.links.is_empty(); move || l}>
                                     <h3>"Links"</h3>
-                                    <ul>{r.links.iter().map(|l| view! { <li>{link_or_text(l.label.clone(), Some(l.url.clone()))}</li> }).collect_view()}</ul>
+                                    <ul>{r.links.iter().take(MAX_LIST_ITEMS).map(|l| view! { <li>{link_or_text(l.label.clone(), Some(l.url.clone()))}</li> }).collect_view()}</ul>
                                 </Show>
                             </section>
                         </div>
                         <Show when=move || n_notes != 0>
                             <details class="report-notes">
                                 <summary>{format!("Notes on this report ({n_notes})")}</summary>
-                                <ul>{r.notes.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
+                                <ul>{text_items(&r.notes)}</ul>
                             </details>
                         </Show>
                     </article>
@@ -136,6 +144,7 @@ pub fn Overview() -> impl IntoView {
                                 {e.note.map(|n| view! { <span class="note">{format!(" — {n}")}</span> })}
                             </li>
                         }).collect_view()}
+                        {move || more_note(state.runs.with(|rs| rs.iter().map(|r| r.errors.len()).sum()), MAX_LIST_ITEMS).map(|m| view! { <li class="more">{m}</li> })}
                     </ul>
                 </section>
             </Show>

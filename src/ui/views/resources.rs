@@ -5,7 +5,8 @@ use super::controls::{row_filter, FilterControls};
 use crate::bundle::Unit;
 use crate::model::Section;
 use crate::tables::compare_table;
-use crate::ui::components::chart::{axis, bars_per_run, configured, themed, Chart};
+use crate::limits::{MAX_CHART_CATEGORIES, MAX_CHART_TRACES, MAX_SERIES_POINTS};
+use crate::ui::components::chart::{axis, bars_per_run, configured, cut_note, text, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
 use plotly::{Layout, Plot, Scatter};
@@ -47,20 +48,27 @@ pub fn Resources() -> impl IntoView {
             configured(plot, &format!("resources-{s}"))
         })
     };
+    let bar_note = move || {
+        let s = stat.get();
+        let n = state.rows.with(|rows| rows.iter().filter(|r| r.section == Section::Resource && r.metric == s && r.unit == Unit::Percent).count());
+        cut_note((n, MAX_CHART_CATEGORIES, "services"), (state.labels.with(Vec::len), MAX_CHART_TRACES, "runs"))
+    };
     let has_series = move || state.runs.with(|rs| rs.iter().any(|r| r.resources.iter().any(|x| x.series.is_some())));
+    let n_series = move || state.runs.with(|rs| rs.iter().map(|r| r.resources.iter().filter(|x| x.series.is_some()).count()).sum::<usize>());
     let series = move || {
         let dark = state.dark.get();
-        let runs = state.runs.get();
         let mut plot = Plot::new();
-        for run in &runs {
-            for r in &run.resources {
-                if let Some(s) = &r.series {
-                    let n = s.t_s.len().min(s.values.len());
-                    let mins: Vec<f64> = s.t_s[..n].iter().map(|t| t / 60.0).collect();
-                    plot.add_trace(Scatter::new(mins, s.values[..n].to_vec()).name(format!("{} · {} · {}", run.label, r.service, r.metric)));
-                }
+        state.runs.with(|runs| {
+            let all = runs.iter().flat_map(|run| run.resources.iter().filter_map(move |r| r.series.as_ref().map(|s| (run, r, s))));
+            for (run, r, s) in all.take(MAX_CHART_TRACES) {
+                let n = s.t_s.len().min(s.values.len());
+                // Long series are thinned to every k-th point; the table keeps the exact figures.
+                let step = n.div_ceil(MAX_SERIES_POINTS).max(1);
+                let mins: Vec<f64> = s.t_s[..n].iter().step_by(step).map(|t| t / 60.0).collect();
+                let vals: Vec<f64> = s.values[..n].iter().step_by(step).copied().collect();
+                plot.add_trace(Scatter::new(mins, vals).name(text(&format!("{} · {} · {}", run.label, r.service, r.metric))));
             }
-        }
+        });
         plot.set_layout(
             themed(Layout::new(), dark)
                 .height(360)
@@ -85,10 +93,12 @@ pub fn Resources() -> impl IntoView {
                     </label>
                 </div>
                 <Chart figure=figure label="Resource utilization per service for each selected run" file_name="runlens-resources"/>
+                {move || bar_note().map(|n| view! { <p class="hint chart-cut">{n}</p> })}
                 <TableView table=table group_rows=true/>
                 <Show when=has_series>
                     <h2>"Over time"</h2>
                     <Chart figure=series label="Resource utilization over time" file_name="runlens-resources-over-time"/>
+                    {move || cut_note((0, 0, ""), (n_series(), MAX_CHART_TRACES, "series")).map(|n| view! { <p class="hint chart-cut">{n}</p> })}
                 </Show>
             </Show>
         </div>

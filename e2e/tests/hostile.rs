@@ -1,0 +1,232 @@
+//! Hostile and broken input, end to end: a bundle whose every string is markup or script, opened
+//! in every view including the charts; bad files after a good one; a sandboxed embed.
+
+use crate::harness::{env, site, wait_text, with_browser};
+use crate::loading::{drop_bytes, drop_file, eval_until, urlencode};
+use fantoccini::{Client, Locator};
+use serde_json::json;
+
+/// Markup that would run or style something if any of it were treated as HTML (by the DOM or by
+/// Plotly's own HTML subset). Each script sets the sentinel `window.__pwned`.
+const SCRIPT: &str = "<script>window.__pwned=1</script>";
+const IMG: &str = "<img src=x onerror=\"window.__pwned=2\">";
+const LINK: &str = "<a href=\"?src=https://elsewhere.example/x.json\">click</a>";
+const SHORT_LINK: &str = "<a href=\"?src=//e.example/x\">go</a>";
+const BIG: &str = "<span style=\"font-size:60px\">BIG</span>";
+const JS_URL: &str = "javascript:window.__pwned=3";
+
+fn hostile_bundle() -> serde_json::Value {
+    let tx = |name: &str, p95: f64| json!({"name": name, "samples": 100, "median_ms": p95 / 2.0, "p95_ms": p95, "p99_ms": p95 * 1.5});
+    let run = |id: &str, label: &str, f: f64| {
+        json!({
+            "id": id, "label": label,
+            "notes": [SCRIPT, IMG],
+            "dimensions": {"users": BIG},
+            "transactions": [tx(SHORT_LINK, 120.0 * f), tx(BIG, 80.0 * f), tx(SCRIPT, 60.0 * f), tx(IMG, 40.0 * f)],
+            "resources": [
+                {"service": LINK, "metric": "cpu", "unit": "percent", "average": 40.0 * f, "peak": 90.0 * f,
+                 "series": {"t_s": [0, 60, 120], "values": [10.0 * f, 50.0, 40.0]}},
+                {"service": BIG, "metric": "cpu", "unit": "percent", "average": 30.0 * f}
+            ],
+            "indices": [{"index": IMG, "store_size": 1_000_000_000u64}, {"index": LINK, "store_size": 2_000_000_000u64}],
+            "kpis": [{"name": SCRIPT, "value": 100.0 * f, "unit": "s"}],
+            "errors": [{"message": IMG, "count": 3, "services": [LINK]}],
+            "modules": [{"module": BIG, "cpu_units": (1024.0 * f) as u32, "settings": {SCRIPT: LINK}}]
+        })
+    };
+    json!({
+        "format": "runlens-bundle", "version": 1,
+        "report": {
+            "title": SCRIPT, "purpose": IMG, "summary": [LINK, BIG], "notes": [SCRIPT],
+            "links": [{"label": "evil", "url": JS_URL}, {"label": LINK, "url": "https://example.test/ok"}],
+            "tickets": [{"id": "T-1", "url": JS_URL, "title": BIG}]
+        },
+        "runs": [run("a", BIG, 1.0), run("b", LINK, 1.2), run("c", SCRIPT, 0.9)],
+        "comparisons": [{"baseline": "a", "candidates": ["b", "c"]}]
+    })
+}
+
+/// Nothing from the bundle ran or became an element: the sentinel is unset, no image, frame or
+/// script is in the page, no link points where the bundle said, no chart SVG holds a link or a
+/// styled span, and nothing is 60px large.
+async fn assert_inert(c: &Client, view: &str) {
+    let found = c
+        .execute(
+            "return {
+               pwned: window.__pwned === undefined ? null : window.__pwned,
+               elements: document.querySelectorAll('main img, main script, main iframe, main object, main [onerror]').length,
+               links: [...document.querySelectorAll('a')].map(a => a.getAttribute('href')).filter(h => /elsewhere|e\\.example|javascript:/i.test(h || '')),
+               svgLinks: document.querySelectorAll('.chart svg a').length,
+               styled: [...document.querySelectorAll('main *')].filter(e => /font-size:\\s*60px/.test(e.getAttribute('style') || '') || getComputedStyle(e).fontSize === '60px').map(e => e.outerHTML.slice(0, 200))
+             }",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(found, json!({"pwned": null, "elements": 0, "links": [], "svgLinks": 0, "styled": []}), "in the {view} view");
+}
+
+/// The texts of the elements matching `css`.
+async fn texts(c: &Client, css: &str) -> Vec<String> {
+    let v = c.execute("return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", vec![json!(css)]).await.unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
+async fn open_view(c: &Client, slug: &str) {
+    c.find(Locator::Css(&format!("[data-view='{slug}']"))).await.unwrap().click().await.unwrap();
+    wait_text(c, &format!("main.view[data-view='{slug}']"), "").await;
+}
+
+async fn wait_chart(c: &Client) {
+    eval_until(c, "return !!(window.Plotly && document.querySelector('.chart .main-svg .legendtext'))").await;
+}
+
+#[tokio::test]
+async fn a_hostile_bundle_runs_nothing_and_shows_its_text_literally() {
+    with_browser(|c| async move {
+        c.goto(&site("")).await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        drop_file(&c, "hostile.json", &hostile_bundle().to_string()).await;
+        // Overview: the title, purpose, lists and links as text; the javascript: URL is no link.
+        let h1 = wait_text(&c, ".report h1", "window.__pwned").await;
+        assert_eq!(h1, SCRIPT);
+        assert_eq!(texts(&c, ".report .purpose").await, [IMG]);
+        assert!(texts(&c, ".report li").await.iter().any(|t| t == LINK));
+        let links = c.find_all(Locator::Css(".report a")).await.unwrap();
+        let mut hrefs = Vec::new();
+        for a in links {
+            hrefs.push(a.attr("href").await.unwrap().unwrap_or_default());
+        }
+        assert_eq!(hrefs, ["https://example.test/ok"], "only the https link became an anchor");
+        assert!(texts(&c, ".run-picker option").await.contains(&BIG.to_string()), "run labels as text in the picker");
+        assert!(texts(&c, ".errors code").await.contains(&IMG.to_string()));
+        assert_inert(&c, "overview").await;
+
+        for view in ["compare", "config"] {
+            open_view(&c, view).await;
+            wait_text(&c, "table", "<").await;
+            assert_inert(&c, view).await;
+        }
+        let config = texts(&c, "table[data-table='config-modules'] th").await;
+        assert!(config.iter().any(|t| t == BIG), "{config:?}");
+
+        // Charts: legends, ticks and hover labels show the text literally, as SVG text.
+        open_view(&c, "latency").await;
+        wait_chart(&c).await;
+        let legend = texts(&c, ".chart .legendtext").await;
+        assert!(legend.contains(&BIG.to_string()) && legend.contains(&LINK.to_string()) && legend.contains(&SCRIPT.to_string()), "{legend:?}");
+        let ticks = texts(&c, ".chart .ytick text").await;
+        for name in [SHORT_LINK, BIG, SCRIPT, IMG] {
+            assert!(ticks.contains(&name.to_string()), "{name} on the axis: {ticks:?}");
+        }
+        c.execute(
+            "const gd = document.querySelector('.chart .js-plotly-plot') || document.querySelector('.chart');
+             Plotly.Fx.hover(gd, [{curveNumber: 0, pointNumber: 3}]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+        let hover = eval_until(&c, "const t = [...document.querySelectorAll('.hoverlayer text')].map(e => e.textContent).join(' | '); return t.length > 0 && t").await;
+        assert!(hover.as_str().unwrap().contains(BIG) || hover.as_str().unwrap().contains(SHORT_LINK), "hover text literal: {hover}");
+        assert_eq!(c.execute("return document.querySelectorAll('.hoverlayer a, .hoverlayer [style*=\"font-size:60px\"]').length", vec![]).await.unwrap(), json!(0));
+        assert_inert(&c, "latency").await;
+
+        open_view(&c, "resources").await;
+        wait_chart(&c).await;
+        eval_until(&c, "return document.querySelectorAll('.chart .main-svg').length >= 4").await;
+        let legend = texts(&c, ".chart .legendtext").await;
+        assert!(legend.iter().any(|t| t.starts_with(BIG) || t.starts_with(LINK)), "{legend:?}");
+        let ticks = texts(&c, ".chart .xtick text").await;
+        assert!(ticks.iter().any(|t| t.starts_with(LINK)), "{ticks:?}");
+        assert_inert(&c, "resources").await;
+
+        open_view(&c, "indices").await;
+        wait_chart(&c).await;
+        let legend = texts(&c, ".chart .legendtext").await;
+        assert!(legend.contains(&IMG.to_string()) && legend.contains(&LINK.to_string()), "{legend:?}");
+        let ticks = texts(&c, ".chart .xtick text").await;
+        assert!(ticks.contains(&SCRIPT.to_string()), "{ticks:?}");
+        assert_inert(&c, "indices").await;
+    })
+    .await;
+}
+
+/// Files from tests/bad-input (and two made here) dropped after a good bundle: each is refused
+/// with a notice that names it, or loads with warnings, and the good bundle stays shown.
+#[tokio::test]
+async fn a_good_bundle_stays_loaded_through_every_bad_file() {
+    with_browser(|c| async move {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/bad-input");
+        let read = |name: &str| std::fs::read(format!("{dir}/{name}")).unwrap();
+        c.goto(&site("")).await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        drop_bytes(&c, "good.json", &read("good.json")).await;
+        wait_text(&c, ".report h1", "Checkout latency").await;
+        for name in [
+            "empty.json",
+            "binary-garbage.bin",
+            "truncated.json",
+            "wrong-types.json",
+            "unknown-format.json",
+            "unknown-version.json",
+            "duplicate-ids.json",
+            "latin1.json",
+            "gbk.json",
+        ] {
+            drop_bytes(&c, name, &read(name)).await;
+            wait_text(&c, ".notice.error", name).await;
+        }
+        // Made in the page: a CSV with a 10 MB line, and JSON nested 100,000 deep.
+        c.execute(
+            "const drop = (name, text) => { const dt = new DataTransfer(); dt.items.add(new File([text], name));
+               document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true})); };
+             drop('long-line.csv', 'timeStamp,elapsed,label,success\\n1,2,' + 'x'.repeat(10 << 20) + ',true\\n');
+             drop('deep.json', '['.repeat(100000) + ']'.repeat(100000));",
+            vec![],
+        )
+        .await
+        .unwrap();
+        wait_text(&c, ".notice.error", "long-line.csv").await;
+        wait_text(&c, ".notice.error", "deep.json").await;
+        // Odd values load, with warnings that name the file and the place.
+        drop_bytes(&c, "nan-infinity-negative.json", &read("nan-infinity-negative.json")).await;
+        wait_text(&c, ".notice.warning", "nan-infinity-negative.json loaded with 4 warning(s)").await;
+        assert!(c.find(Locator::Css("body")).await.unwrap().html(false).await.unwrap().contains("line 28: NaN is not a number JSON allows"));
+        // The first bundle is still the one shown, and still works.
+        wait_text(&c, ".report h1", "Checkout latency").await;
+        assert!(c.find_all(Locator::Css("#panic")).await.unwrap().is_empty(), "no panic");
+        open_view(&c, "latency").await;
+        wait_text(&c, "table[data-table='latency']", "Login").await;
+    })
+    .await;
+}
+
+/// Wikis sandbox embeds (`sandbox="allow-scripts"` without `allow-same-origin`): the frame has an
+/// opaque origin, so every request is cross-origin. The module, the wasm, the stylesheet (with its
+/// integrity hash) and Plotly must all load, given `Access-Control-Allow-Origin: *`.
+#[tokio::test]
+async fn a_sandboxed_embed_of_another_origin_is_styled_and_draws_charts() {
+    with_browser(|c| async move {
+        let inner = site("?src=examples/folio-reindex-orchid-vs-poppy.json&view=indices&base=poppy-t2&cand=poppy-t5&embed=1");
+        c.goto(&format!("{}/embed.html?sandbox#{}", env().other_origin, urlencode(&inner))).await.unwrap();
+        eval_until(&c, "return window.heights.length > 0 && window.heights[window.heights.length - 1] > 300").await;
+        c.clone().enter_frame(0).await.unwrap();
+        assert_eq!(c.execute("return origin", vec![]).await.unwrap(), json!("null"), "the frame's origin is opaque");
+        wait_text(&c, "table[data-table='compare-indices']", "122.9 GiB").await;
+        let styles = c
+            .execute(
+                "return {
+                   sheets: document.styleSheets.length > 0,
+                   bodyMargin: getComputedStyle(document.body).marginTop,
+                   collapse: getComputedStyle(document.querySelector('table')).borderCollapse,
+                   accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() !== ''
+                 }",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(styles, json!({"sheets": true, "bodyMargin": "0px", "collapse": "collapse", "accent": true}));
+        eval_until(&c, "return !!(window.Plotly && document.querySelector('.chart .main-svg .legendtext'))").await;
+    })
+    .await;
+}
