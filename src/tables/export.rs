@@ -74,18 +74,18 @@ mod tests {
 
     fn table() -> Table {
         let mut c = Cell::value(Some(35220.0), Unit::S);
-        c.delta = Some((DeltaText::Rel((35220.0 - 40200.0) / 40200.0), Verdict::Better));
+        c.delta = Some((DeltaText::Rel((35220.0 - 40200.0) / 40200.0), Verdict::Improved));
         Table {
             id: "t".into(),
             caption: "Runs | all".into(),
             columns: vec![Column::text("Run, name"), Column::num("Duration")],
-            rows: vec![Row { cells: vec![Cell::text("Poppy \"t2\""), c], group: 0, highlight: false }],
+            rows: vec![Row::new(vec![Cell::text("Poppy \"t2\""), c], 0)],
         }
     }
 
     #[test]
     fn csv_quotes_and_keeps_deltas() {
-        assert_eq!(to_csv(&table()), "\"Run, name\",Duration\n\"Poppy \"\"t2\"\"\",9 h 47 min (−12.4%)\n");
+        assert_eq!(to_csv(&table()), "\"Run, name\",Duration\n\"Poppy \"\"t2\"\"\",\"9 h 47 min (−12.4%, improved)\"\n");
     }
 
     #[test]
@@ -99,12 +99,12 @@ mod tests {
     fn markdown_escapes_pipes_and_aligns_numbers() {
         let md = to_markdown(&table());
         assert!(md.starts_with("**Runs \\| all**\n\n| Run, name | Duration |\n|---|---:|\n"), "{md}");
-        assert!(md.contains("| Poppy \"t2\" | 9 h 47 min (−12.4%) |"));
+        assert!(md.contains("| Poppy \"t2\" | 9 h 47 min (−12.4%, improved) |"));
     }
 
     #[test]
     fn confluence_uses_double_bars_for_headers() {
         let w = to_confluence(&table());
-        assert_eq!(w, "*Runs \\| all*\n||Run, name||Duration||\n|Poppy \"t2\"|9 h 47 min (−12.4%)|\n");
+        assert_eq!(w, "*Runs \\| all*\n||Run, name||Duration||\n|Poppy \"t2\"|9 h 47 min (−12.4%, improved)|\n");
     }
 }
