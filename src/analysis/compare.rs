@@ -83,6 +83,7 @@ pub fn intervals(runs: &[&Run]) -> Intervals {
 fn intervals_of(runs: &[&Run], only: Option<&str>) -> Intervals {
     let Some(base) = runs.first() else { return Intervals::default() };
     let base_h = histograms(base);
+    let boot = noise::Bootstrap::new(noise::SEED);
     let per_run = runs
         .iter()
         .enumerate()
@@ -97,7 +98,7 @@ fn intervals_of(runs: &[&Run], only: Option<&str>) -> Intervals {
                 .filter(|(name, _)| only.is_none_or(|o| o == *name))
                 .filter_map(|(name, hb)| {
                     let ha = base_h.get(name)?;
-                    Some((name.to_string(), INTERVAL_METRICS.map(|(_, q)| noise::quantile_change(ha, hb, q, noise::seed(name, q)))))
+                    Some((name.to_string(), INTERVAL_METRICS.map(|(_, q)| boot.quantile_change(ha, hb, q, noise::seed(name, q)))))
                 })
                 .collect()
         })
