@@ -56,7 +56,7 @@ pub enum Theme {
 }
 
 /// Everything a link restores.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct UrlState {
     /// Bundles to fetch, in order (`src`, repeatable).
     pub src: Vec<String>,
@@ -134,25 +134,6 @@ fn threshold_value(v: &str) -> Option<f64> {
     v.parse::<f64>().ok().filter(|t| t.is_finite() && (0.0..=MAX_THRESHOLD).contains(t))
 }
 
-impl Default for UrlState {
-    fn default() -> Self {
-        UrlState {
-            src: vec![],
-            view: View::default(),
-            base: None,
-            cand: None,
-            runs: vec![],
-            embed: false,
-            theme: None,
-            thresholds: ThresholdParams::default(),
-            filter: String::new(),
-            regressions_only: false,
-            sort: None,
-            order: None,
-            metric: None,
-        }
-    }
-}
 
 fn flag(v: &str) -> Option<bool> {
     match v {

@@ -9,6 +9,7 @@ mod grid;
 mod judge;
 pub mod noise;
 mod summary;
+pub mod trend;
 
 pub use compare::{compare, compare_one, compare_with, intervals, Cell, Change, Intervals, Method, Row, Verdict, Why, INTERVAL_METRICS};
 pub use config::{config_diff, ConfigRow};

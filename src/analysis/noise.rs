@@ -185,7 +185,7 @@ pub struct Bootstrap {
 impl Bootstrap {
     pub fn new(seed: u64) -> Bootstrap {
         let mut rng = Rng::new(seed);
-        let mut sorted = |rng: &mut Rng| {
+        let sorted = |rng: &mut Rng| {
             let mut z: Vec<f64> = (0..REPLICATES).map(|_| rng.normal()).collect();
             z.sort_by(f64::total_cmp);
             z

@@ -182,7 +182,7 @@ fn counts_text(c: &Counts) -> String {
         (c.within_noise, "within noise"),
         (c.not_enough_data, "with too few samples"),
         (c.not_comparable, "not comparable"),
-        (c.unmatched, "in one run only"),
+        (c.unmatched, "not in both runs"),
     ] {
         if n > 0 {
             parts.push(format!("{} {what}", format::number(n as f64)));
@@ -207,9 +207,11 @@ impl Summary {
         } else if t.total() > 0 {
             out += &format!("of {}, {}. ", plural(t.total(), "transaction", "transactions"), counts_text(t));
         }
-        if self.others.total() > 0 {
-            let lead = if t.total() > 0 { "Other figures" } else { "Figures" };
-            out += &format!("{lead}: {}. ", counts_text(&self.others));
+        let o = &self.others;
+        if o.total() > 0 {
+            let what = if t.total() > 0 { plural(o.total(), "other figure", "other figures") } else { plural(o.total(), "figure", "figures") };
+            let text = format!("of {what}, {}. ", counts_text(o));
+            out += &if t.total() > 0 { format!("{}{}", text[..1].to_uppercase(), &text[1..]) } else { text };
         }
         if self.worst.is_empty() {
             out += "No regression beyond noise among the figures both runs have.";
@@ -241,7 +243,7 @@ mod tests {
         assert_eq!((s.transactions.regressed, s.transactions.within_noise, s.transactions.not_enough_data), (2, 1, 1), "{s:?}");
         assert_eq!(s.others.improved, 1, "the duration");
         let text = s.sentence(&["A".into(), "B".into()]);
-        assert!(text.starts_with("B against A: of 4 transactions, 2 regressed and 0 improved beyond noise, 1 within noise, 1 with too few samples. Other figures: 0 regressed and 1 improved beyond noise."), "{text}");
+        assert!(text.starts_with("B against A: of 4 transactions, 2 regressed and 0 improved beyond noise, 1 within noise, 1 with too few samples. Of 1 other figure, 0 regressed and 1 improved beyond noise."), "{text}");
         assert!(text.contains("Worst: gone (vanished); x (p95 +30.0%)."), "{text}");
     }
 

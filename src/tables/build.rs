@@ -127,7 +127,7 @@ pub fn runs_table(ws: &Workspace) -> Table {
     }
 }
 
-fn status_word(s: RunStatus) -> &'static str {
+pub(crate) fn status_word(s: RunStatus) -> &'static str {
     match s {
         RunStatus::Completed => "completed",
         RunStatus::Failed => "failed",

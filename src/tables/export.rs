@@ -43,7 +43,7 @@ pub fn to_markdown(t: &Table) -> String {
     out
 }
 
-fn wiki_escape(s: &str) -> String {
+pub(crate) fn wiki_escape(s: &str) -> String {
     let s = s.replace('\n', " ");
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {

@@ -3,9 +3,13 @@
 
 mod build;
 mod export;
+mod report;
+mod report_render;
 
 pub use build::*;
 pub use export::{to_confluence, to_csv, to_markdown};
+pub use report::{report_page, ReportChart, ReportPage, METHOD};
+pub use report_render::{page_confluence, page_html, page_markdown};
 
 use crate::analysis::{self, Verdict};
 use crate::bundle::Unit;
