@@ -192,9 +192,21 @@ fn counts_text(c: &Counts) -> String {
 }
 
 impl Summary {
-    /// The summary as one paragraph: "Poppy test #2 against Orchid: 3 of 46 transactions
-    /// regressed beyond noise, …. Worst: …."
+    /// The summary as one paragraph: "Poppy test #2 against Orchid: of 46 transactions, 3
+    /// regressed and … beyond noise, …. Worst: …."
     pub fn sentence(&self, labels: &[String]) -> String {
+        let mut out = self.statement(labels) + " ";
+        if self.worst.is_empty() {
+            out += "No regression beyond noise among the figures both runs have.";
+        } else {
+            let list: Vec<String> = self.worst.iter().map(|w| format!("{} ({})", w.key, w.what)).collect();
+            out += &format!("Worst: {}.", list.join("; "));
+        }
+        out
+    }
+
+    /// The counts without the worst changes (shown as a list beside it).
+    pub fn statement(&self, labels: &[String]) -> String {
         let cand = labels.get(self.candidate).map_or("the candidate", String::as_str);
         let base = labels.first().map_or("the baseline", String::as_str);
         let mut out = format!("{cand} against {base}: ");
@@ -213,13 +225,7 @@ impl Summary {
             let text = format!("of {what}, {}. ", counts_text(o));
             out += &if t.total() > 0 { format!("{}{}", text[..1].to_uppercase(), &text[1..]) } else { text };
         }
-        if self.worst.is_empty() {
-            out += "No regression beyond noise among the figures both runs have.";
-        } else {
-            let list: Vec<String> = self.worst.iter().map(|w| format!("{} ({})", w.key, w.what)).collect();
-            out += &format!("Worst: {}.", list.join("; "));
-        }
-        out
+        out.trim_end().to_string()
     }
 }
 

@@ -5,11 +5,13 @@ mod build;
 mod export;
 mod report;
 mod report_render;
+mod trend;
 
 pub use build::*;
 pub use export::{to_confluence, to_csv, to_markdown};
-pub use report::{report_page, ReportChart, ReportPage, METHOD};
+pub use report::{biggest_changes, report_page, ReportChart, ReportPage, METHOD};
 pub use report_render::{page_confluence, page_html, page_markdown};
+pub use trend::trend_table;
 
 use crate::analysis::{self, Verdict};
 use crate::bundle::Unit;

@@ -96,6 +96,18 @@ fn noteworthy(r: &analysis::Row) -> bool {
     r.cells.iter().skip(1).any(|c| c.verdict.is_beyond_noise() || c.is_regression())
 }
 
+/// The rows a report's change chart shows: beyond noise and with a change to draw, biggest
+/// first, at most `n`.
+pub fn biggest_changes(rows: &[analysis::Row], n: usize) -> Vec<&analysis::Row> {
+    let mut list: Vec<(&analysis::Row, f64)> = rows
+        .iter()
+        .filter(|r| r.cells.iter().skip(1).any(|c| c.verdict.is_beyond_noise() && c.change.is_some()))
+        .filter_map(|r| super::build::change_rank(r).map(|k| (r, k)))
+        .collect();
+    list.sort_by(|a, b| b.1.total_cmp(&a.1));
+    list.into_iter().take(n).map(|(r, _)| r).collect()
+}
+
 /// A section's table: noteworthy rows, and a total row counting every row of the section.
 fn section_table(rows: &[analysis::Row], labels: &[String], section: Section) -> Option<Table> {
     let all: Vec<&analysis::Row> = rows.iter().filter(|r| r.section == section).collect();

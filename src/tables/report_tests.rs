@@ -85,3 +85,14 @@ fn bundle_strings_are_escaped_and_only_png_data_urls_embedded() {
     assert!(html.contains("<h1>&lt;script&gt;*boom*&lt;/script&gt;</h1>") && !html.contains("onerror"));
     assert!(page_confluence(&p).contains("h1. <script>\\*boom\\*</script>"));
 }
+
+#[test]
+fn the_change_chart_takes_the_biggest_changes_beyond_noise() {
+    let text = include_str!("../../public/examples/folio-reindex-orchid-vs-poppy.json");
+    let loaded = load_bundle_str("x.json", text).unwrap();
+    let runs: Vec<&Run> = ["orchid", "poppy-t2"].iter().filter_map(|i| loaded.bundle.runs.iter().find(|r| r.id == *i)).collect();
+    let rows = crate::analysis::compare(&runs, &Thresholds::default());
+    let top: Vec<String> = biggest_changes(&rows, 3).iter().map(|r| r.label()).collect();
+    // In units of each threshold: +316.8 % / 5 %, −168 pp / 5 pp, −55 pp / 5 pp.
+    assert_eq!(top, ["Indexing latency max", "mod-search · cpu · peak", "mod-search · cpu · average (first 2 hours)"]);
+}
