@@ -102,3 +102,22 @@ fn seed001_a_7_8_percent_shift_would_be_resolvable_with_histograms() {
         assert!(detected >= if q == 0.5 { 18 } else { 12 }, "{name}: {detected}");
     }
 }
+
+#[test]
+fn a_bundles_thresholds_load_apply_and_round_trip() {
+    use runlens::model::Family;
+    let text = r#"{"format": "runlens-bundle", "version": 1, "report": {"title": "t"},
+        "runs": [{"id": "a", "label": "A", "duration_s": 100}, {"id": "b", "label": "B", "duration_s": 106}],
+        "thresholds": {"duration": 10, "cpu": -1, "min_samples": 50}}"#;
+    let loaded = load_bundle_str("t.json", text).unwrap();
+    assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+    assert_eq!(loaded.warnings[0].path, "thresholds.cpu");
+    let mut ws = Workspace::default();
+    ws.add("t.json", loaded.bundle, loaded.warnings);
+    let th = ws.thresholds();
+    assert_eq!((th.of(Family::Duration), th.of(Family::Cpu), th.min_samples), (10.0, 5.0, 50), "a negative threshold keeps the default");
+    let rows = compare(&runs(&ws, &["a", "b"]), &th);
+    assert_eq!(rows[0].cells[1].verdict, Verdict::WithinNoise, "+6 % is within the bundle's 10 %");
+    let back = serde_json::to_string(&ws.to_bundle().unwrap()).unwrap();
+    assert!(back.contains(r#""thresholds":{"cpu":-1.0,"duration":10.0,"min_samples":50}"#), "{back}");
+}

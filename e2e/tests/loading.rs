@@ -105,12 +105,13 @@ async fn a_reload_restores_view_runs_filters_and_theme() {
         c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
         c.find(Locator::Css("[data-testid='baseline'] option[value='non-eureka-20u']")).await.unwrap().click().await.unwrap();
         c.find(Locator::Css("[data-testid='filter']")).await.unwrap().send_keys("title").await.unwrap();
-        c.find(Locator::Css("[data-testid='threshold']")).await.unwrap().clear().await.unwrap();
-        c.find(Locator::Css("[data-testid='threshold']")).await.unwrap().send_keys("2.5\n").await.unwrap();
+        c.find(Locator::Css("[data-testid='thresholds'] summary")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Css("[data-testid='threshold-latency']")).await.unwrap().clear().await.unwrap();
+        c.find(Locator::Css("[data-testid='threshold-latency']")).await.unwrap().send_keys("2.5\n").await.unwrap();
         c.find(Locator::Css(".theme-toggle")).await.unwrap().click().await.unwrap();
         let before = query(&c).await;
         // The new baseline replaces the declared comparison's; its candidate stays.
-        for part in ["view=latency", "base=non-eureka-20u", "cand=eureka-1u", "filter=title", "threshold=2.5", "theme="] {
+        for part in ["view=latency", "base=non-eureka-20u", "cand=eureka-1u", "filter=title", "threshold.latency=2.5", "theme="] {
             assert!(before.contains(part), "{part} missing from {before}");
         }
         let theme_before = c.execute("return document.documentElement.dataset.theme", vec![]).await.unwrap();

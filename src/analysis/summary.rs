@@ -87,8 +87,10 @@ pub struct Summary {
     pub others: Counts,
     /// The candidate's status makes every figure not comparable.
     pub failed: bool,
-    /// What the candidate lacks entirely, e.g. "per-transaction latency".
+    /// The candidate has no per-transaction latency while the baseline has.
     pub no_transactions: bool,
+    /// The baseline has no per-transaction latency while the candidate has.
+    pub no_baseline_transactions: bool,
     /// Up to five regressions, worst first.
     pub worst: Vec<Worst>,
 }
@@ -119,6 +121,7 @@ pub fn summarize(rows: &[Row], ci: usize) -> Summary {
         others: Counts::default(),
         failed: false,
         no_transactions: false,
+        no_baseline_transactions: false,
         worst: Vec::new(),
     };
     let mut worst: Vec<Worst> = Vec::new();
@@ -149,6 +152,8 @@ pub fn summarize(rows: &[Row], ci: usize) -> Summary {
         }
     }
     s.no_transactions = absent > 0 && absent == order.len();
+    s.no_baseline_transactions = !order.is_empty()
+        && rows.iter().filter(|r| r.section == Section::Transaction).all(|r| r.cells.first().is_none_or(|c| c.value.is_none()));
     for r in rows.iter().filter(|r| r.section != Section::Transaction) {
         let Some(c) = r.cells.get(ci) else { continue };
         if matches!(c.why, Why::Failed { .. }) {
@@ -209,24 +214,37 @@ impl Summary {
     pub fn statement(&self, labels: &[String]) -> String {
         let cand = labels.get(self.candidate).map_or("the candidate", String::as_str);
         let base = labels.first().map_or("the baseline", String::as_str);
-        let mut out = format!("{cand} against {base}: ");
+        let mut sentences: Vec<String> = Vec::new();
         if self.failed {
-            out += &format!("{cand} did not complete, so its figures are not comparable. ");
+            sentences.push(format!("{cand} did not complete, so its figures are not comparable."));
         }
         let t = &self.transactions;
+        let none = |who: &str| format!("none of {} can be judged: {who} has no per-transaction latency.", plural(t.total(), "transaction", "transactions"));
         if self.no_transactions {
-            out += &format!("none of {} can be judged: {cand} has no per-transaction latency. ", plural(t.total(), "transaction", "transactions"));
+            sentences.push(none(cand));
+        } else if self.no_baseline_transactions {
+            sentences.push(none(&format!("the baseline, {base},")));
         } else if t.total() > 0 {
-            out += &format!("of {}, {}. ", plural(t.total(), "transaction", "transactions"), counts_text(t));
+            sentences.push(format!("of {}, {}.", plural(t.total(), "transaction", "transactions"), counts_text(t)));
         }
         let o = &self.others;
         if o.total() > 0 {
             let what = if t.total() > 0 { plural(o.total(), "other figure", "other figures") } else { plural(o.total(), "figure", "figures") };
-            let text = format!("of {what}, {}. ", counts_text(o));
-            out += &if t.total() > 0 { format!("{}{}", text[..1].to_uppercase(), &text[1..]) } else { text };
+            sentences.push(format!("of {what}, {}.", counts_text(o)));
         }
-        out.trim_end().to_string()
+        // The first sentence follows "…: " in lower case; the others start with a capital.
+        let body: Vec<String> = sentences
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| if i == 0 { s } else { capitalized(&s) })
+            .collect();
+        format!("{cand} against {base}: {}", body.join(" "))
     }
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 #[cfg(test)]
@@ -260,5 +278,7 @@ mod tests {
         let s = summarize(&compare(&[&a, &b], &Thresholds::default()), 1);
         assert!(s.no_transactions);
         assert!(s.sentence(&["A".into(), "B".into()]).contains("none of 1 transaction can be judged: B has no per-transaction latency"));
+        let back = summarize(&compare(&[&b, &a], &Thresholds::default()), 1);
+        assert!(back.sentence(&["B".into(), "A".into()]).contains("none of 1 transaction can be judged: the baseline, B, has no per-transaction latency"));
     }
 }

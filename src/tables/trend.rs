@@ -1,7 +1,8 @@
 //! The table under a trend chart: one row per run in order, its value, the change against the
 //! baseline and the verdict (reason on hover and in exports).
 
-use super::build::{value_cell, verdict_cell};
+use super::build::{short_time, value_cell, verdict_cell};
+use crate::analysis::trend::ORDER_START;
 use super::{Cell, Column, Row, Table};
 use crate::analysis::trend::Trend;
 
@@ -17,7 +18,9 @@ pub fn trend_table(t: &Trend, labels: &[String], order: &str) -> Table {
             if i == t.baseline {
                 label = Cell::text(format!("{} (baseline)", labels.get(i).cloned().unwrap_or_default()));
             }
-            let mut row = Row::new(vec![label, Cell::text(t.x.get(i).cloned().unwrap_or_default()), value_cell(c, &t.row.spec), verdict_cell(c, &t.row.spec)], i);
+            let x = t.x.get(i).cloned().unwrap_or_default();
+            let x = if order == ORDER_START { short_time(&x) } else { x };
+            let mut row = Row::new(vec![label, Cell::text(x), value_cell(c, &t.row.spec), verdict_cell(c, &t.row.spec)], i);
             row.highlight = c.is_regression();
             row
         })
@@ -25,7 +28,12 @@ pub fn trend_table(t: &Trend, labels: &[String], order: &str) -> Table {
     Table {
         id: "trend".into(),
         caption: format!("{} by {order}", t.row.label()),
-        columns: vec![Column::text("Run"), Column::text(order), Column::num("Value (change against the baseline)"), Column::text("Verdict")],
+        columns: vec![
+            Column::text("Run"),
+            Column::text(if order == ORDER_START { "Start" } else { order }),
+            Column::num("Value (change against the baseline)"),
+            Column::text("Verdict"),
+        ],
         rows,
     }
 }

@@ -114,8 +114,15 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
             .x_axis(x_axis)
             .y_axis(axis(dark, &format!("{} ({})", t.row.label(), crate::analysis::unit_name(unit))))
             .hover_mode(plotly::layout::HoverMode::Closest)
-            .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10))
-            .legend(plotly::layout::Legend::new().orientation(plotly::common::Orientation::Horizontal).y(1.12).x(0.0)),
+            .margin(plotly::layout::Margin::new().left(10).right(10).top(20).bottom(10))
+            // Below the plot: the mode bar sits at the top right.
+            .legend(
+                plotly::layout::Legend::new()
+                    .orientation(plotly::common::Orientation::Horizontal)
+                    .y(-0.12)
+                    .y_anchor(plotly::common::Anchor::Top)
+                    .x(0.0),
+            ),
     );
     configured(plot, "runlens-trend")
 }
