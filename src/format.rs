@@ -106,9 +106,14 @@ pub fn delta(d: f64, unit: Unit) -> String {
         Unit::Percent => format!("{} pp", number(d.abs())),
         _ => value(d.abs(), unit),
     };
-    if d > 0.0 {
+    signed(d, body)
+}
+
+/// `body` (a magnitude) with the sign of `v`: "+", a real minus "−", or none for zero.
+fn signed(v: f64, body: String) -> String {
+    if v > 0.0 {
         format!("+{body}")
-    } else if d < 0.0 {
+    } else if v < 0.0 {
         format!("−{body}")
     } else {
         body
@@ -133,14 +138,7 @@ pub fn points(p: f64, decimals: usize) -> String {
         return "–".into();
     }
     let v = shown_points(p, decimals);
-    let body = format!("{:.*} pp", decimals, v.abs());
-    if v > 0.0 {
-        format!("+{body}")
-    } else if v < 0.0 {
-        format!("−{body}")
-    } else {
-        body
-    }
+    signed(v, format!("{:.*} pp", decimals, v.abs()))
 }
 
 /// A relative change (a fraction) as a signed percentage: -0.1239 -> "−12.4%".

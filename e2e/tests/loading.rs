@@ -23,7 +23,7 @@ pub async fn drop_file(c: &Client, name: &str, content: &str) {
     .unwrap();
 }
 
-async fn eval_until(c: &Client, script: &str) -> serde_json::Value {
+pub async fn eval_until(c: &Client, script: &str) -> serde_json::Value {
     let t0 = Instant::now();
     loop {
         let v = c.execute(script, vec![]).await.unwrap();

@@ -3,23 +3,11 @@
 //! the trend over all runs.
 
 use super::harness::{query, site, wait_text, with_browser};
-use fantoccini::{Client, Locator};
+use super::loading::eval_until;
+use fantoccini::Locator;
 
 const SEED000: &str = "examples/folio-reindex-orchid-vs-poppy.json";
 const SEED001: &str = "examples/folio-mod-search-eureka.json";
-
-/// Evaluates `script` until it returns something truthy (15 s at most).
-async fn eval_until(c: &Client, script: &str) -> serde_json::Value {
-    let t0 = std::time::Instant::now();
-    loop {
-        let v = c.execute(script, vec![]).await.unwrap();
-        if !v.is_null() && v != serde_json::Value::Bool(false) {
-            return v;
-        }
-        assert!(t0.elapsed().as_secs() < 15, "timed out: {script}");
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-}
 
 #[tokio::test]
 async fn seed000_report_page_has_the_summary_line_and_the_tables() {

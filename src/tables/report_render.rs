@@ -8,7 +8,7 @@
 //! (<https://confluence.atlassian.com/doc/confluence-wiki-markup-251003035.html>).
 
 use super::export::{to_confluence, to_markdown, wiki_escape};
-use super::report::ReportPage;
+use super::report::{ReportChart, ReportPage};
 use super::Table;
 
 /// Escapes CommonMark's inline punctuation, and what would start a heading, list or quote at the
@@ -27,65 +27,94 @@ fn md_text(s: &str) -> String {
     out
 }
 
-pub fn page_markdown(p: &ReportPage) -> String {
-    let mut out = format!("# {}\n\n## Summary\n\n", md_text(&p.title));
-    for s in &p.summary {
-        out += &format!("{}\n\n", md_text(s));
-    }
+/// One target syntax: how headings, paragraphs, lists, tables and charts are written in it.
+trait Markup {
+    fn heading(&self, level: u8, text: &str) -> String;
+    fn paragraph(&self, text: &str) -> String;
+    fn list(&self, items: &[String]) -> String;
+    fn table(&self, t: &Table) -> String;
+    fn charts(&self, charts: &[ReportChart]) -> String;
+}
+
+/// The layout of the seed reports, in any syntax: summary, test runs, results, resource
+/// utilization, charts, notes.
+fn page(p: &ReportPage, m: &dyn Markup) -> String {
+    let mut out = m.heading(1, &p.title) + &m.heading(2, "Summary");
+    out += &p.summary.iter().map(|s| m.paragraph(s)).collect::<String>();
     if !p.author_summary.is_empty() {
-        out += "From the report:\n\n";
-        out += &p.author_summary.iter().map(|s| format!("- {}\n", md_text(s))).collect::<String>();
-        out += "\n";
+        out += &m.paragraph("From the report:");
+        out += &m.list(&p.author_summary);
     }
-    out += "## Test runs\n\n";
-    out += &to_markdown(&p.runs);
+    out += &m.heading(2, "Test runs");
+    out += &m.table(&p.runs);
     for (heading, tables) in [("Results", &p.results), ("Resource utilization", &p.resources)] {
         if !tables.is_empty() {
-            out += &format!("\n## {heading}\n\n");
-            out += &tables.iter().map(to_markdown).collect::<Vec<_>>().join("\n");
+            out += &m.heading(2, heading);
+            out += &tables.iter().map(|t| m.table(t)).collect::<Vec<_>>().join("\n");
         }
     }
-    let images: Vec<String> =
-        p.charts.iter().filter_map(|c| c.safe_png().map(|png| format!("![{}]({png})\n", md_text(&c.title)))).collect();
-    if !images.is_empty() {
-        out += &format!("\n## Charts\n\n{}", images.join("\n"));
+    out += &m.charts(&p.charts);
+    out += &m.heading(2, "Notes");
+    out + &m.list(&p.notes)
+}
+
+struct Markdown;
+
+impl Markup for Markdown {
+    fn heading(&self, level: u8, text: &str) -> String {
+        format!("{} {}\n\n", "#".repeat(level.into()), md_text(text))
     }
-    out += "\n## Notes\n\n";
-    out += &p.notes.iter().map(|n| format!("- {}\n", md_text(n))).collect::<String>();
-    out
+    fn paragraph(&self, text: &str) -> String {
+        format!("{}\n\n", md_text(text))
+    }
+    fn list(&self, items: &[String]) -> String {
+        items.iter().map(|s| format!("- {}\n", md_text(s))).collect::<String>() + "\n"
+    }
+    fn table(&self, t: &Table) -> String {
+        to_markdown(t) + "\n"
+    }
+    fn charts(&self, charts: &[ReportChart]) -> String {
+        let images: Vec<String> = charts.iter().filter_map(|c| c.safe_png().map(|png| format!("![{}]({png})\n", md_text(&c.title)))).collect();
+        if images.is_empty() { String::new() } else { self.heading(2, "Charts") + &images.join("\n") + "\n" }
+    }
+}
+
+struct Confluence;
+
+impl Markup for Confluence {
+    fn heading(&self, level: u8, text: &str) -> String {
+        format!("h{level}. {}\n\n", wiki_escape(text))
+    }
+    fn paragraph(&self, text: &str) -> String {
+        format!("{}\n\n", wiki_escape(text))
+    }
+    fn list(&self, items: &[String]) -> String {
+        items.iter().map(|s| format!("* {}\n", wiki_escape(s))).collect::<String>() + "\n"
+    }
+    fn table(&self, t: &Table) -> String {
+        to_confluence(t) + "\n"
+    }
+    /// Confluence markup cannot embed image data: the charts are attachments of the page, shown
+    /// by file name (`!name.png!`).
+    fn charts(&self, charts: &[ReportChart]) -> String {
+        if charts.is_empty() {
+            return String::new();
+        }
+        let names: Vec<String> = charts.iter().map(|c| attachment_name(&c.file_name)).collect();
+        let mut out = self.heading(2, "Charts") + &format!("_Attach {} to this page; the images below show them._\n\n", names.join(", "));
+        for (c, name) in charts.iter().zip(&names) {
+            out += &format!("*{}*\n!{name}!\n\n", wiki_escape(&c.title));
+        }
+        out
+    }
+}
+
+pub fn page_markdown(p: &ReportPage) -> String {
+    page(p, &Markdown)
 }
 
 pub fn page_confluence(p: &ReportPage) -> String {
-    let mut out = format!("h1. {}\n\nh2. Summary\n\n", wiki_escape(&p.title));
-    for s in &p.summary {
-        out += &format!("{}\n\n", wiki_escape(s));
-    }
-    if !p.author_summary.is_empty() {
-        out += "From the report:\n";
-        out += &p.author_summary.iter().map(|s| format!("* {}\n", wiki_escape(s))).collect::<String>();
-        out += "\n";
-    }
-    out += "h2. Test runs\n\n";
-    out += &to_confluence(&p.runs);
-    for (heading, tables) in [("Results", &p.results), ("Resource utilization", &p.resources)] {
-        if !tables.is_empty() {
-            out += &format!("\nh2. {heading}\n\n");
-            out += &tables.iter().map(to_confluence).collect::<Vec<_>>().join("\n");
-        }
-    }
-    if !p.charts.is_empty() {
-        out += "\nh2. Charts\n\n";
-        out += &format!(
-            "_Attach {} to this page; the images below show them._\n\n",
-            p.charts.iter().map(|c| c.file_name.clone()).collect::<Vec<_>>().join(", ")
-        );
-        for c in &p.charts {
-            out += &format!("*{}*\n!{}!\n\n", wiki_escape(&c.title), attachment_name(&c.file_name));
-        }
-    }
-    out += "\nh2. Notes\n\n";
-    out += &p.notes.iter().map(|n| format!("* {}\n", wiki_escape(n))).collect::<String>();
-    out
+    page(p, &Confluence)
 }
 
 /// An attachment name safe inside `!…!`: letters, digits, dot, dash, underscore.
@@ -138,35 +167,34 @@ th,td{border:1px solid #d9dee5;padding:.25rem .5rem;text-align:left;vertical-ali
 .num{text-align:right;white-space:nowrap}.improved{color:#0f7b3f;background:#e3f5ea}.regressed{color:#b42318;background:#fdecea}\
 img{max-width:100%;border:1px solid #d9dee5}.notes{color:#52606d;font-size:.9rem}";
 
+struct Html;
+
+impl Markup for Html {
+    fn heading(&self, level: u8, text: &str) -> String {
+        format!("<h{level}>{}</h{level}>\n", html_escape(text))
+    }
+    fn paragraph(&self, text: &str) -> String {
+        format!("<p>{}</p>\n", html_escape(text))
+    }
+    fn list(&self, items: &[String]) -> String {
+        format!("<ul>\n{}</ul>\n", items.iter().map(|s| format!("<li>{}</li>\n", html_escape(s))).collect::<String>())
+    }
+    fn table(&self, t: &Table) -> String {
+        html_table(t)
+    }
+    fn charts(&self, charts: &[ReportChart]) -> String {
+        let images: Vec<String> = charts
+            .iter()
+            .filter_map(|c| c.safe_png().map(|png| format!("<figure><img src=\"{png}\" alt=\"{0}\"><figcaption>{0}</figcaption></figure>\n", html_escape(&c.title))))
+            .collect();
+        if images.is_empty() { String::new() } else { self.heading(2, "Charts") + &images.concat() }
+    }
+}
+
 pub fn page_html(p: &ReportPage) -> String {
-    let mut out = format!(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{HTML_STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n<h2>Summary</h2>\n",
+    format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{HTML_STYLE}</style>\n</head>\n<body>\n{}</body>\n</html>\n",
         html_escape(&p.title),
-        html_escape(&p.title)
-    );
-    out += &p.summary.iter().map(|s| format!("<p class=\"summary\">{}</p>\n", html_escape(s))).collect::<String>();
-    if !p.author_summary.is_empty() {
-        out += "<p>From the report:</p>\n<ul>\n";
-        out += &p.author_summary.iter().map(|s| format!("<li>{}</li>\n", html_escape(s))).collect::<String>();
-        out += "</ul>\n";
-    }
-    out += "<h2>Test runs</h2>\n";
-    out += &html_table(&p.runs);
-    for (heading, tables) in [("Results", &p.results), ("Resource utilization", &p.resources)] {
-        if !tables.is_empty() {
-            out += &format!("<h2>{heading}</h2>\n");
-            out += &tables.iter().map(html_table).collect::<String>();
-        }
-    }
-    let images: Vec<String> = p
-        .charts
-        .iter()
-        .filter_map(|c| c.safe_png().map(|png| format!("<figure><img src=\"{png}\" alt=\"{0}\"><figcaption>{0}</figcaption></figure>\n", html_escape(&c.title))))
-        .collect();
-    if !images.is_empty() {
-        out += &format!("<h2>Charts</h2>\n{}", images.concat());
-    }
-    out += "<h2>Notes</h2>\n<ul class=\"notes\">\n";
-    out += &p.notes.iter().map(|n| format!("<li>{}</li>\n", html_escape(n))).collect::<String>();
-    out + "</ul>\n</body>\n</html>\n"
+        page(p, &Html)
+    )
 }
