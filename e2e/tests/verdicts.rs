@@ -8,6 +8,9 @@ use fantoccini::Locator;
 
 const SEED000: &str = "examples/folio-reindex-orchid-vs-poppy.json";
 const SEED001: &str = "examples/folio-mod-search-eureka.json";
+/// Keeps text downloads in `window.__blobs` instead of saving them; other blobs (Plotly's own,
+/// while it renders a chart to PNG) work as usual.
+const STUB_DOWNLOADS: &str = "window.__blobs = []; const make = URL.createObjectURL, revoke = URL.revokeObjectURL; URL.createObjectURL = (b) => { if (!b.type.startsWith('text/')) return make.call(URL, b); window.__blobs.push(b); return 'blob:stub'; }; URL.revokeObjectURL = (u) => { if (u !== 'blob:stub') revoke.call(URL, u); };";
 
 #[tokio::test]
 async fn seed000_report_page_has_the_summary_line_and_the_tables() {
@@ -15,7 +18,7 @@ async fn seed000_report_page_has_the_summary_line_and_the_tables() {
         c.goto(&site(&format!("?src={SEED000}&base=orchid&cand=poppy-t2"))).await.unwrap();
         let summary = wait_text(&c, "[data-testid='summary']", "Poppy test #2 against Orchid").await;
         assert!(summary.contains("of 36 figures, 3 regressed and 8 improved beyond noise"), "{summary}");
-        c.execute("window.__blobs = []; URL.createObjectURL = (b) => { window.__blobs.push(b); return 'blob:stub'; }; URL.revokeObjectURL = () => {};", vec![])
+        c.execute(STUB_DOWNLOADS, vec![])
             .await
             .unwrap();
         c.find(Locator::Css("[data-testid='report-md']")).await.unwrap().click().await.unwrap();

@@ -76,7 +76,9 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
             );
         }
     }
-    let groups: [(&str, &str, MarkerSymbol, usize, fn(Verdict) -> bool); 5] = [
+    // (legend name, colour, symbol, size, which verdicts)
+    type Group<'a> = (&'a str, &'a str, MarkerSymbol, usize, fn(Verdict) -> bool);
+    let groups: [Group; 5] = [
         ("baseline", p.accent, MarkerSymbol::Diamond, 13, |v| v == Verdict::Baseline),
         ("regressed", p.worse, MarkerSymbol::Circle, 9, |v| v == Verdict::Regressed),
         ("improved", p.better, MarkerSymbol::Circle, 9, |v| v == Verdict::Improved),
