@@ -7,6 +7,9 @@ pub mod import;
 pub mod model;
 pub mod tables;
 pub mod urlstate;
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;

@@ -83,6 +83,8 @@ pub struct UrlState {
     pub order: Option<String>,
     /// Trends: the metric shown (`metric=Run duration`, `metric=search · p95`).
     pub metric: Option<String>,
+    /// Ingest workers that may share one large file (`workers=1..8`; default: the cores, at most 4).
+    pub workers: Option<u8>,
 }
 
 /// `sort` value for "biggest changes first".
@@ -183,6 +185,7 @@ impl UrlState {
                 "filter" => { s.filter = v.to_string(); true }
                 "regressions" => flag(v).map(|b| s.regressions_only = b).is_some(),
                 "sort" => (!v.is_empty()).then(|| s.sort = Some(v.to_string())).is_some(),
+                "workers" => v.parse::<u8>().ok().filter(|n| (1..=8).contains(n)).map(|n| s.workers = Some(n)).is_some(),
                 _ => {
                     notices.push(format!("Ignored the unknown link parameter “{k}”."));
                     continue;
@@ -246,6 +249,9 @@ impl UrlState {
         }
         if let Some(m) = &self.metric {
             q.append_pair("metric", m);
+        }
+        if let Some(n) = self.workers {
+            q.append_pair("workers", &n.to_string());
         }
         q.finish()
     }
@@ -337,12 +343,21 @@ mod tests {
             sort: Some("-p95".into()),
             order: Some("release".into()),
             metric: Some("search · p95".into()),
+            workers: Some(2),
         };
         let q = s.to_query();
         let (back, notices) = UrlState::parse(&q);
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(back, s);
         assert_eq!(UrlState::parse(&format!("?{q}")).0, s);
+    }
+
+    #[test]
+    fn a_bad_worker_count_is_dropped_alone() {
+        let (s, notices) = UrlState::parse("view=latency&workers=0&filter=x");
+        assert_eq!((s.view, s.workers, s.filter.as_str()), (View::Latency, None, "x"));
+        assert_eq!(notices.len(), 1);
+        assert_eq!(UrlState::parse("workers=9").0.workers, None);
     }
 
     #[test]

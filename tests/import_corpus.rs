@@ -11,7 +11,18 @@ use runlens::import::{detect, detect_by_content, dump, import_bytes, HEAD_BYTES}
 use std::path::{Path, PathBuf};
 
 /// Folders whose files are covered (each format's importer adds its folder).
-const FOLDERS: &[&str] = &["jmeter-csv"];
+const FOLDERS: &[&str] = &[
+    "cloudwatch",
+    "folio",
+    "gatling",
+    "jmeter-aggregate-history",
+    "jmeter-csv",
+    "jmeter-statistics-json",
+    "jmeter-xml",
+    "k6",
+    "locust",
+    "opensearch-cat-indices",
+];
 
 fn files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");

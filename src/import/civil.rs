@@ -38,6 +38,13 @@ pub fn iso_utc(ms: i64) -> String {
     }
 }
 
+/// Whether epoch milliseconds fall in the years 1 to 9999 (what ISO 8601 writes plainly).
+/// Importers treat other values as "not a time", so that the difference of two times never
+/// overflows.
+pub fn plausible(ms: i64) -> bool {
+    (-62_135_596_800_000..=253_402_300_799_999).contains(&ms)
+}
+
 /// Whether a parsed time carried its own offset or was read as UTC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Zone {

@@ -54,7 +54,7 @@ pub enum Format {
     CloudWatchStatistics,
     /// The JSON source of a CloudWatch dashboard widget.
     CloudWatchWidget,
-    /// `docker stats` captured as CSV.
+    /// `docker stats` captured as a table, CSV or JSON lines.
     DockerStats,
 }
 
@@ -112,7 +112,7 @@ impl Format {
             Format::CloudWatchMetricData => "CloudWatch get-metric-data JSON",
             Format::CloudWatchStatistics => "CloudWatch get-metric-statistics JSON",
             Format::CloudWatchWidget => "CloudWatch dashboard widget source",
-            Format::DockerStats => "docker stats CSV",
+            Format::DockerStats => "docker stats output (table, CSV or JSON lines)",
         }
     }
 
@@ -178,6 +178,17 @@ impl<'a> Head<'a> {
     pub fn is_json_object(&self) -> bool {
         self.trimmed().starts_with('{')
     }
+
+    /// Whether `"key"` appears as an object key whose value starts with one of `starts` (any
+    /// value when `starts` is empty), e.g. `has_key("metrics", &['{'])`.
+    pub fn has_key(&self, key: &str, starts: &[char]) -> bool {
+        let pat = format!("\"{key}\"");
+        self.text.match_indices(&pat).any(|(i, _)| {
+            let Some(rest) = self.text[i + pat.len()..].trim_start().strip_prefix(':') else { return false };
+            let first = rest.trim_start().chars().next();
+            starts.is_empty() || first.is_some_and(|c| starts.contains(&c))
+        })
+    }
 }
 
 /// A format from the file name alone, where the name is specific enough. `.jtl` names a family
@@ -190,6 +201,7 @@ pub fn detect_by_name(name: &str) -> Option<Format> {
         ("global_stats.json", Format::GatlingGlobalStats),
         ("stats.json", Format::GatlingStats),
         ("stats.js", Format::GatlingStats),
+        ("simulation.log", Format::GatlingLog),
     ];
     if let Some((_, f)) = exact.iter().find(|(n, _)| file == *n) {
         return Some(*f);
@@ -210,9 +222,39 @@ pub fn detect_by_content(head: &[u8]) -> Option<Format> {
         return Some(Format::Bundle);
     }
     let h = Head::new(head);
-    let tests: [(Format, fn(&Head) -> bool); 2] = [
+    type ContentTest = fn(&Head) -> bool;
+    // Specific before general: JMeter's XML, JSON and summary CSV, Gatling's binary and text
+    // logs, k6's line formats, JSON shapes by their keys, the console text before the JTL CSV
+    // sniffing, then the other tools' JSON and text tables, and the custom-k6-summary catch-all last.
+    let tests: &[(Format, ContentTest)] = &[
         (Format::Bundle, is_bundle),
+        (Format::JmeterXml, super::jmeter_xml::detect),
+        (Format::JmeterStatistics, super::jmeter_stats::detect),
+        (Format::JmeterSummary, super::jmeter_summary::detect),
+        (Format::GatlingBinaryLog, super::gatling_log::detect_binary),
+        (Format::GatlingLog, super::gatling_log::detect),
+        (Format::K6Json, super::k6_json::detect),
+        (Format::K6Csv, super::k6_csv::detect),
+        (Format::K6Summary, super::k6_summary::detect),
+        (Format::K6SummaryExport, super::k6_summary::detect_export),
+        (Format::GatlingStats, super::gatling_stats::detect),
+        (Format::GatlingGlobalStats, super::gatling_stats::detect_global),
+        (Format::K6Console, super::k6_console::detect),
         (Format::JmeterCsv, super::jmeter_csv::detect),
+        // JSON of named keys first; `_cat/indices` JSON only has generic ones ("index", "health").
+        (Format::CloudWatchMetricData, super::cloudwatch::detect_metric_data),
+        (Format::CloudWatchStatistics, super::cloudwatch::detect_statistics),
+        (Format::CloudWatchWidget, super::cloudwatch::detect_widget),
+        (Format::CatIndicesJson, super::cat_indices::detect_json),
+        // Locust: the history header also has Name and counts, so it goes before the stats test.
+        (Format::LocustHistory, super::locust::detect_history),
+        (Format::LocustFailures, super::locust::detect_failures),
+        (Format::LocustExceptions, super::locust::detect_exceptions),
+        (Format::LocustStats, super::locust::detect),
+        // Text tables last: a `_cat/indices` header may sit below a title or a curl command.
+        (Format::CatIndices, super::cat_indices::detect),
+        (Format::DockerStats, super::docker_stats::detect),
+        (Format::K6Summary, super::k6_summary::detect_custom),
     ];
     tests.iter().find(|(_, t)| t(&h)).map(|(f, _)| *f)
 }
@@ -228,6 +270,10 @@ pub fn detect(name: &str, head: &[u8]) -> Result<Format, String> {
         // A name can lie (a bundle saved as statistics.json): content that is clearly a bundle wins.
         if f != Format::Bundle && is_bundle(&Head::new(head)) {
             return Ok(Format::Bundle);
+        }
+        // simulation.log is text up to Gatling 3.10 and binary from 3.11.
+        if f == Format::GatlingLog && super::gatling_log::detect_binary(&Head::new(head)) {
+            return Ok(Format::GatlingBinaryLog);
         }
         return Ok(f);
     }

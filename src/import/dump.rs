@@ -103,22 +103,28 @@ fn run(out: &mut String, r: &Run) {
             opt("min", x.min),
             x.series.as_ref().map_or(String::new(), |s| format!(" series={}", s.values.len())),
         );
+        if let Some(note) = &x.note {
+            let _ = writeln!(out, "    note {note}");
+        }
     }
     for i in &r.indices {
         let _ = writeln!(
             out,
-            "  idx {:?}{}{}{}{}{}{}",
+            "  idx {:?}{}{}{}{}{}{}{}{}",
             i.index,
             i.health.as_ref().map_or(String::new(), |h| format!(" {h}")),
+            i.status.as_ref().map_or(String::new(), |s| format!(" {s}")),
             opt("docs", i.docs_count.map(|v| v as f64)),
             opt("deleted", i.docs_deleted.map(|v| v as f64)),
             opt("store", i.store_size.map(|v| v.0 as f64)),
             opt("pri_store", i.pri_store_size.map(|v| v.0 as f64)),
             opt("pri", i.pri.map(f64::from)),
+            opt("rep", i.rep.map(f64::from)),
         );
     }
     for e in &r.errors {
-        let _ = writeln!(out, "  error {:?}{}", e.message, opt("count", e.count.map(|v| v as f64)));
+        let services = if e.services.is_empty() { String::new() } else { format!(" services={:?}", e.services) };
+        let _ = writeln!(out, "  error {:?}{}{services}", e.message, opt("count", e.count.map(|v| v as f64)));
     }
     for note in &r.notes {
         let _ = writeln!(out, "  note {note}");

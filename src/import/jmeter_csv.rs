@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 use std::io::Read;
 
 /// Column positions of the fields runlens reads.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Cols {
     pub timestamp: Option<usize>,
     pub elapsed: Option<usize>,
@@ -31,7 +31,7 @@ pub struct Cols {
 }
 
 /// How a file is laid out: delimiter, header, columns.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Layout {
     pub delimiter: u8,
     pub header: bool,
@@ -161,8 +161,8 @@ pub fn detect(h: &Head) -> bool {
     !h.trimmed().starts_with(['{', '[', '<']) && layout(&h.text).is_some()
 }
 
-/// What one byte range of a file adds up to.
-#[derive(Debug, Clone, Default)]
+/// What one byte range of a file adds up to (serializable: workers hand parts to each other).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Part {
     pub agg: Aggregator,
     /// Failed samples by "code/message", as JMeter's dashboard groups errors.
@@ -198,12 +198,27 @@ fn uint(b: &[u8]) -> Option<u64> {
 }
 
 impl Part {
-    fn warn(&mut self, line: u64, msg: impl FnOnce() -> String) {
+    /// A warning at `line`; past the cap only counted.
+    pub fn warn(&mut self, line: u64, msg: impl FnOnce() -> String) {
         if self.warnings.len() < MAX_PART_WARNINGS {
             self.warnings.push((line, msg()));
         } else {
             self.dropped_warnings += 1;
         }
+    }
+
+    /// Counts `n` failed samples under "code/message", as JMeter's dashboard groups errors (at
+    /// most `MAX_ERROR_KINDS` kinds; the rest under "other errors").
+    pub fn count_error(&mut self, code: &[u8], message: &[u8], n: u64) {
+        let code = String::from_utf8_lossy(code);
+        let msg = String::from_utf8_lossy(message);
+        let key = match (code.is_empty(), msg.is_empty()) {
+            (true, true) => "(no response code)".to_string(),
+            _ => format!("{code}/{}", msg.chars().take(160).collect::<String>()),
+        };
+        let known = self.errors.contains_key(&key);
+        let key = if known || self.errors.len() < MAX_ERROR_KINDS { key } else { "other errors".to_string() };
+        *self.errors.entry(key).or_insert(0) += n;
     }
 }
 
@@ -315,15 +330,7 @@ pub fn aggregate_range(
             }
         }
         if s.errors > 0 {
-            let code = String::from_utf8_lossy(field(c.response_code).unwrap_or(b""));
-            let msg = String::from_utf8_lossy(field(c.response_message).unwrap_or(b""));
-            let key = match (code.is_empty(), msg.is_empty()) {
-                (true, true) => "(no response code)".to_string(),
-                _ => format!("{code}/{}", msg.chars().take(160).collect::<String>()),
-            };
-            let known = part.errors.contains_key(&key);
-            let key = if known || part.errors.len() < MAX_ERROR_KINDS { key } else { "other errors".to_string() };
-            *part.errors.entry(key).or_insert(0) += s.errors;
+            part.count_error(field(c.response_code).unwrap_or(b""), field(c.response_message).unwrap_or(b""), s.errors);
         }
     }
     part.stop = start + rdr.position().byte();
@@ -355,6 +362,15 @@ pub fn finish(ctx: &mut Ctx, layout: &Layout, parts: Vec<Part>) -> Result<Run, L
     if let Some(how) = &layout.inferred {
         ctx.warn("line 1", how.clone());
     }
+    if parts.iter().all(|p| p.agg.labels.is_empty()) {
+        return Err(ctx.error(LoadErrorKind::Empty, None, "the file has a JMeter header but no samples"));
+    }
+    finish_parts(ctx, parts)
+}
+
+/// The run of the parts of any raw-sample file (CSV or XML JTL), in file order: their warnings
+/// by line, labels merged in order of first appearance, errors by "code/message".
+pub fn finish_parts(ctx: &mut Ctx, parts: Vec<Part>) -> Result<Run, LoadError> {
     let mut agg = Aggregator::default();
     let mut errors: FxHashMap<String, u64> = FxHashMap::default();
     let (mut line_offset, mut records, mut assumed_utc) = (0u64, 0u64, false);
@@ -372,7 +388,7 @@ pub fn finish(ctx: &mut Ctx, layout: &Layout, parts: Vec<Part>) -> Result<Run, L
         }
     }
     if agg.labels.is_empty() {
-        return Err(ctx.error(LoadErrorKind::Empty, None, "the file has a JMeter header but no samples"));
+        return Err(ctx.error(LoadErrorKind::Empty, None, "the file holds no samples"));
     }
     if assumed_utc {
         ctx.warn("timeStamp", "times carry no time zone; they are read as UTC");

@@ -8,12 +8,32 @@
 //! format's importer. Every importer returns runs or a `LoadError` with a position; warnings are
 //! collected, capped, in a `Ctx`.
 
+pub mod cat_indices;
 pub mod civil;
+pub mod cloudwatch;
 pub mod detect;
+pub mod docker_stats;
 pub mod dump;
+pub mod gatling_log;
+pub mod gatling_stats;
 pub mod jmeter_csv;
+pub mod jmeter_stats;
+pub mod jmeter_summary;
+pub mod jmeter_xml;
+pub mod json_docs;
+pub mod k6_console;
+pub mod k6_csv;
+pub mod k6_json;
+pub mod k6_metrics;
+pub mod k6_points;
+pub mod k6_summary;
+pub mod locust;
 pub mod names;
+pub mod parallel;
 pub mod samples;
+pub mod series;
+#[cfg(test)]
+mod test_support;
 pub mod text;
 
 pub use detect::{detect, detect_by_content, detect_by_name, Format, Head};
@@ -27,6 +47,10 @@ pub const HEAD_BYTES: usize = 64 << 10;
 /// Warnings kept per file; the rest are counted in a last warning (a file of 100,000 bad rows
 /// must not make 100,000 notices).
 pub const MAX_WARNINGS: usize = 200;
+/// Downloads (`?src=`) larger than this are refused: more than a browser tab holds.
+pub const MAX_DOWNLOAD_BYTES: u64 = 4 << 30;
+/// The longest line a line-by-line importer reads.
+pub const MAX_LINE_BYTES: u64 = 16 << 20;
 /// Whole-file formats (JSON summaries, bundles) are read into memory up to this size.
 pub const MAX_WHOLE_FILE_BYTES: u64 = 512 << 20;
 
@@ -101,7 +125,7 @@ impl<'a> Ctx<'a> {
         LoadError { path: Some(path.into()), ..self.error(kind, None, message) }
     }
 
-    fn finish_warnings(mut self) -> Vec<Warning> {
+    pub fn into_warnings(mut self) -> Vec<Warning> {
         if self.dropped > 0 {
             self.warnings.push(Warning {
                 path: "…".into(),
@@ -170,10 +194,19 @@ pub fn import(
             message,
         })?,
     };
+    // Gatling's binary log is refused even when the text log's format is asked for.
+    let format = match format {
+        Format::GatlingLog if gatling_log::detect_binary(&Head::new(&head)) => Format::GatlingBinaryLog,
+        f => f,
+    };
     let encoding = text::sniff(&head);
+    let guessed = text::guessed(&head, encoding);
     let whole = std::io::Cursor::new(head).chain(reader);
     let counted = Counted { inner: whole, progress: &progress, on_progress, next_report: 1 << 20 };
     let mut ctx = Ctx::new(name, &progress);
+    if let Some(w) = guessed {
+        ctx.warn("encoding", w);
+    }
     let runs_or_bundle = run_importer(format, encoding, &mut ctx, counted)?;
     let bundle = match runs_or_bundle {
         Output::Bundle(b, warnings) => {
@@ -185,7 +218,7 @@ pub fn import(
         Output::Runs(runs) => bundle_around(name, format, runs),
     };
     let records = progress.records.get();
-    Ok(Imported { format, bundle, warnings: ctx.finish_warnings(), records })
+    Ok(Imported { format, bundle, warnings: ctx.into_warnings(), records })
 }
 
 /// What an importer produced.
@@ -206,12 +239,51 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
         Format::JmeterCsv => {
             jmeter_csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r]))
         }
-        other => Err(ctx.error(
-            LoadErrorKind::Unsupported,
-            None,
-            format!("{} files are recognised but this build cannot import them yet", other.title()),
-        )),
+        Format::JmeterXml => jmeter_xml::import(ctx, text::stream_valid(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::JmeterStatistics => jmeter_stats::import(ctx, enc, input).map(|r| Output::Runs(vec![r])),
+        Format::JmeterSummary => jmeter_summary::import(ctx, text::stream_valid(enc, input)).map(Output::Runs),
+        Format::CatIndices => {
+            let text = read_whole_text(ctx, enc, input)?;
+            cat_indices::import(ctx, &text).map(Output::Runs)
+        }
+        Format::CatIndicesJson => {
+            let text = read_whole_text(ctx, enc, input)?;
+            cat_indices::import_json(ctx, &text).map(|r| Output::Runs(vec![r]))
+        }
+        Format::CloudWatchMetricData | Format::CloudWatchStatistics => {
+            let text = read_whole_text(ctx, enc, input)?;
+            cloudwatch::import(ctx, &text).map(|r| Output::Runs(vec![r]))
+        }
+        Format::CloudWatchWidget => {
+            let text = read_whole_text(ctx, enc, input)?;
+            Err(cloudwatch::refuse_widget(ctx, &text))
+        }
+        Format::DockerStats => {
+            let text = read_whole_text(ctx, enc, input)?;
+            docker_stats::import(ctx, &text).map(|r| Output::Runs(vec![r]))
+        }
+        Format::LocustStats => locust::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::LocustHistory => locust::import_history(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::LocustFailures => locust::import_failures(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::LocustExceptions => locust::import_exceptions(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::K6Summary => k6_summary::import(ctx, enc, input).map(one),
+        Format::K6SummaryExport => k6_summary::import_export(ctx, enc, input).map(one),
+        Format::K6Csv => k6_csv::import(ctx, text::stream(enc, input)).map(one),
+        Format::K6Json => k6_json::import(ctx, text::stream(enc, input)).map(one),
+        Format::K6Console => k6_console::import(ctx, text::stream(enc, input)).map(one),
+        Format::GatlingStats => gatling_stats::import(ctx, enc, input).map(one),
+        Format::GatlingGlobalStats => gatling_stats::import_global(ctx, enc, input).map(one),
+        Format::GatlingLog => gatling_log::import(ctx, text::stream(enc, input)).map(one),
+        Format::GatlingBinaryLog => {
+            let mut head = Vec::new();
+            let _ = input.take(64).read_to_end(&mut head);
+            Err(gatling_log::refuse_binary(ctx, &head))
+        }
     }
+}
+
+fn one(run: Run) -> Output {
+    Output::Runs(vec![run])
 }
 
 /// Reads a whole-document input into memory, refusing more than `MAX_WHOLE_FILE_BYTES`.
@@ -256,6 +328,45 @@ pub fn bundle_around(name: &str, format: Format, runs: Vec<Run>) -> Bundle {
 /// Convenience for tests and the CLI: imports a file from bytes already in memory.
 pub fn import_bytes(name: &str, bytes: &[u8]) -> Result<Imported, LoadError> {
     import(name, bytes, None, &mut |_, _| {})
+}
+
+/// A text stream read line by line into one reused buffer: lines are numbered from 1 and
+/// counted for the progress display, and an I/O error names the line it stopped at.
+pub struct Lines<'a> {
+    input: Box<dyn std::io::BufRead + 'a>,
+    buf: Vec<u8>,
+    number: u64,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(input: Box<dyn std::io::BufRead + 'a>) -> Lines<'a> {
+        Lines { input, buf: Vec::with_capacity(1024), number: 0 }
+    }
+
+    /// The next line's number and bytes without its line break (`\n` or `\r\n`); `None` at the end.
+    /// A line over `MAX_LINE_BYTES` is an error (a file without line breaks must not fill memory).
+    pub fn next_line(&mut self, ctx: &Ctx) -> Result<Option<(u64, &[u8])>, LoadError> {
+        use std::io::BufRead;
+        self.buf.clear();
+        let n = (&mut self.input)
+            .take(MAX_LINE_BYTES + 1)
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| ctx.error(LoadErrorKind::Io, Some(self.number + 1), format!("the file could not be read ({e})")))?;
+        if n as u64 > MAX_LINE_BYTES {
+            let message = format!("line {} is longer than {} MiB; this is not a line-by-line text file", self.number + 1, MAX_LINE_BYTES >> 20);
+            return Err(ctx.error(LoadErrorKind::TooLarge, Some(self.number + 1), message));
+        }
+        if n == 0 {
+            ctx.progress.records.set(self.number);
+            return Ok(None);
+        }
+        self.number += 1;
+        if self.number & 0xFFFF == 0 {
+            ctx.progress.records.set(self.number);
+        }
+        let line = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
+        Ok(Some((self.number, line.strip_suffix(b"\r").unwrap_or(line))))
+    }
 }
 
 /// A `BufRead` over any reader, with a buffer sized for fast parsing.

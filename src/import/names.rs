@@ -13,7 +13,7 @@ pub fn file_stem(name: &str) -> &str {
     for _ in 0..2 {
         if let Some((s, ext)) = stem.rsplit_once('.') {
             let ext = ext.to_ascii_lowercase();
-            if !s.is_empty() && matches!(ext.as_str(), "gz" | "jtl" | "csv" | "tsv" | "json" | "ndjson" | "log" | "txt" | "xml" | "js") {
+            if !s.is_empty() && matches!(ext.as_str(), "gz" | "jtl" | "csv" | "tsv" | "json" | "ndjson" | "jsonl" | "log" | "txt" | "xml" | "js") {
                 stem = s;
                 continue;
             }
@@ -26,7 +26,13 @@ pub fn file_stem(name: &str) -> &str {
 /// A run id from a file name: the stem, lower-cased, with anything but letters, digits, `-`, `_`
 /// and `.` turned into `-` (ids go into URLs).
 pub fn run_id(name: &str) -> String {
-    let mut id: String = file_stem(name)
+    slug(file_stem(name))
+}
+
+/// Text as an id: lower-cased, anything but letters, digits, `-`, `_` and `.` turned into `-`,
+/// runs of `-` collapsed; `run` when nothing is left.
+pub fn slug(text: &str) -> String {
+    let mut id: String = text
         .chars()
         .map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') { c.to_ascii_lowercase() } else { '-' })
         .collect();

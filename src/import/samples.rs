@@ -9,6 +9,7 @@
 
 use crate::bundle::{Direction, Histogram, Kpi, Transaction, Unit};
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
 /// Values below this are counted in a dense array (fast path for typical latencies).
 const DENSE_LIMIT: u64 = 4096;
@@ -21,8 +22,9 @@ pub const APPROX_RELATIVE_ERROR: f64 = 0.005;
 const EXACT_HISTOGRAM_VALUES: usize = 256;
 
 /// A multiset of non-negative values. Integers are keyed by value; non-integers by their f64 bit
-/// pattern, which orders non-negative floats like their values.
-#[derive(Debug, Clone, Default)]
+/// pattern, which orders non-negative floats like their values. Serializable so that the workers
+/// aggregating ranges of one file can hand their parts to the one that merges them.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Values {
     dense: Vec<u32>,
     sparse: FxHashMap<u64, u64>,
@@ -30,8 +32,8 @@ pub struct Values {
     float_keys: bool,
     approx: Option<LogBuckets>,
     n: u64,
-    /// Sum of integer values (exact), and of float values (compensated).
-    sum_int: u128,
+    /// Sum of integer values (exact while it fits), and of float values (compensated).
+    sum_int: u64,
     sum_float: f64,
     sum_comp: f64,
 }
@@ -54,7 +56,10 @@ impl Values {
     #[inline]
     pub fn add_int(&mut self, v: u64) {
         self.n += 1;
-        self.sum_int += u128::from(v);
+        match self.sum_int.checked_add(v) {
+            Some(s) => self.sum_int = s,
+            None => self.sum_float += v as f64,
+        }
         if let Some(a) = &mut self.approx {
             a.add(v as f64, 1);
             return;
@@ -173,7 +178,10 @@ impl Values {
         if other.n == 0 {
             return;
         }
-        self.sum_int += other.sum_int;
+        match self.sum_int.checked_add(other.sum_int) {
+            Some(s) => self.sum_int = s,
+            None => self.sum_float += other.sum_int as f64,
+        }
         let y = other.sum_float - self.sum_comp;
         let t = self.sum_float + y;
         self.sum_comp = (t - self.sum_float) - y;
@@ -300,7 +308,7 @@ fn bucket_of(v: f64) -> i64 {
 
 /// Logarithmic buckets (DDSketch's mapping): value v > 0 goes to ⌈log_γ v⌉ with
 /// γ = (1+α)/(1−α); a bucket's representative is within α of every value in it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct LogBuckets {
     zero: u64,
     buckets: FxHashMap<i32, u64>,
@@ -333,7 +341,7 @@ impl LogBuckets {
 }
 
 /// Everything counted for one label (or for all samples).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct LabelStats {
     pub name: String,
     /// Where the label first appeared (byte offset or record number): labels are listed in that
@@ -466,7 +474,7 @@ fn per_second(n: u64, start: Option<i64>, end: Option<i64>) -> Option<f64> {
 }
 
 /// Per-label aggregation of a whole file (or of a byte range of it, merged later).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Aggregator {
     index: FxHashMap<Box<[u8]>, u32>,
     pub labels: Vec<LabelStats>,

@@ -29,6 +29,18 @@ pub fn sniff(head: &[u8]) -> Enc {
     det.guess(None, chardetng::Utf8Detection::Deny)
 }
 
+/// A warning when the encoding was guessed from the bytes (no BOM, no declaration, not UTF-8):
+/// the labels are decoded, but a wrong guess would show wrong characters, so the user is told.
+pub fn guessed(head: &[u8], enc: Enc) -> Option<String> {
+    if enc == UTF_8 || Encoding::for_bom(head).is_some() || xml_declared(head).is_some() {
+        return None;
+    }
+    Some(format!(
+        "the file is not UTF-8 and does not say its encoding; its text was read as {}, the encoding its bytes suggest",
+        enc.name()
+    ))
+}
+
 /// UTF-8 unless it has more undecodable sequences than valid multi-byte ones: a UTF-8 file with one
 /// broken label stays UTF-8 (the label shows U+FFFD and a warning), a Latin-1 file does not.
 fn mostly_utf8(head: &[u8]) -> bool {
@@ -83,9 +95,36 @@ pub fn stream<'a>(enc: Enc, input: impl Read + 'a) -> Box<dyn BufRead + 'a> {
         }
         Box::new(r)
     } else {
-        let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new().encoding(Some(enc)).bom_override(true).build(input);
-        Box::new(BufReader::with_capacity(256 << 10, decoded))
+        stream_valid(enc, input)
     }
+}
+
+/// A reader whose reads fill the buffer they are given unless the input ends: the decoder returns
+/// a few bytes on its first read, and importers look at their first `fill_buf` for the header.
+struct Filling<R>(R);
+
+impl<R: Read> Read for Filling<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut n = 0;
+        while n < buf.len() {
+            match self.0.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if n == 0 => return Err(e),
+                Err(_) => break,
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Like `stream`, but UTF-8 is decoded too: every byte that is not valid UTF-8 becomes U+FFFD as
+/// the text streams, for parsers that refuse invalid UTF-8 (quick-xml). The importer warns where
+/// a value it keeps holds U+FFFD.
+pub fn stream_valid<'a>(enc: Enc, input: impl Read + 'a) -> Box<dyn BufRead + 'a> {
+    let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new().encoding(Some(enc)).bom_override(true).build(input);
+    Box::new(BufReader::with_capacity(256 << 10, Filling(decoded)))
 }
 
 /// Decodes a whole document; undecodable bytes become U+FFFD and one warning names the line of
@@ -154,6 +193,10 @@ mod tests {
         out.clear();
         stream(encoding_rs::UTF_16LE, &b"\xFF\xFEa\0b\0"[..]).read_to_string(&mut out).unwrap();
         assert_eq!(out, "ab");
+        // The first fill_buf holds the whole header, not the decoder's first few bytes.
+        let (gbk, _, _) = encoding_rs::GBK.encode("timeStamp,elapsed,label,success\n1,2,登录,true\n");
+        let mut r = stream(encoding_rs::GBK, &gbk[..]);
+        assert!(std::str::from_utf8(r.fill_buf().unwrap()).unwrap().starts_with("timeStamp,elapsed,label,success\n1,2,登录"));
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub fn App() -> impl IntoView {
         let m2 = mql.clone();
         gloo::events::EventListener::new(&mql, "change", move |_| state.system_dark.set(m2.matches())).forget();
     }
+    // The ingest workers read every file; progress goes to the busy bar.
+    let workers = state.url.with_untracked(|u| u.workers).map_or_else(super::ingest::default_workers, usize::from);
+    super::ingest::init(workers, std::rc::Rc::new(move |p| state.progress.set(p)));
     // A link that names bundles shows exactly those; remembered local files come back only on a
     // plain visit.
     if srcs.is_empty() && !state.url.with_untracked(|u| u.embed) {
@@ -70,16 +73,7 @@ pub fn App() -> impl IntoView {
                 <div class="drop-overlay" aria-hidden="true"><p>"Drop result bundles to open them"</p></div>
             </Show>
             <Show when=move || { state.busy.get() != 0 }>
-                <div class="busy" role="status"><span class="spinner"></span>{move || match state.progress.get() {
-                    Some((name, done, Some(total))) if total > 0 => format!(
-                        "Loading {name}… {}% ({} of {})",
-                        (done.min(total) * 100 / total),
-                        crate::format::bytes(done as f64),
-                        crate::format::bytes(total as f64)
-                    ),
-                    Some((name, done, _)) => format!("Loading {name}… {}", crate::format::bytes(done as f64)),
-                    None => "Loading…".to_string(),
-                }}</div>
+                <Busy/>
             </Show>
             {move || if has_runs.get() {
                 view! { <Workspace/> }.into_any()
@@ -88,6 +82,43 @@ pub fn App() -> impl IntoView {
             } else {
                 view! { <views::landing::Landing/> }.into_any()
             }}
+        </div>
+    }
+}
+
+/// What is being read: bytes and records so far, the rate, the time left, and Cancel.
+#[component]
+fn Busy() -> impl IntoView {
+    let state = super::use_app_state();
+    let text = move || {
+        let Some(p) = state.progress.get() else { return "Loading…".to_string() };
+        let secs = ((web_sys::window().and_then(|w| w.performance()).map_or(0.0, |x| x.now()) - p.started_ms) / 1000.0).max(0.001);
+        let mut parts = vec![match p.total {
+            Some(total) if total > 0 => format!(
+                "Reading {}… {}% ({} of {})",
+                p.name,
+                p.bytes.min(total) * 100 / total,
+                crate::format::bytes(p.bytes as f64),
+                crate::format::bytes(total as f64)
+            ),
+            _ => format!("Reading {}… {}", p.name, crate::format::bytes(p.bytes as f64)),
+        }];
+        if p.records > 0 {
+            parts.push(format!("{} rows, {}/s", crate::format::thousands(p.records as f64, 0), crate::format::thousands(p.records as f64 / secs, 0)));
+        }
+        if let Some(total) = p.total.filter(|t| *t > p.bytes && p.bytes > 0 && secs > 0.5) {
+            let left = (total - p.bytes) as f64 / (p.bytes as f64 / secs);
+            parts.push(format!("about {} left", crate::format::duration_s(left.max(1.0).round())));
+        }
+        parts.join(" · ")
+    };
+    view! {
+        <div class="busy" role="status">
+            <span class="spinner"></span>
+            <span class="busy-text">{text}</span>
+            <Show when=move || state.progress.with(Option::is_some)>
+                <button type="button" class="ghost small" on:click=move |_| loader::cancel() data-testid="cancel-load">"Cancel"</button>
+            </Show>
         </div>
     }
 }
@@ -140,8 +171,8 @@ pub fn OpenButton() -> impl IntoView {
     };
     view! {
         <label class="button file-button">
-            "Open bundle…"
-            <input type="file" accept=".json,.gz,application/json,application/gzip" multiple on:change=on_change class="visually-hidden" data-testid="file-input"/>
+            "Open files…"
+            <input type="file" multiple on:change=on_change class="visually-hidden" data-testid="file-input"/>
         </label>
     }
 }

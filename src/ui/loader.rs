@@ -1,13 +1,14 @@
-//! Getting bundles into the workspace: files (drop, picker), pasted text and `src` URLs. Every
+//! Getting files into the workspace: dropped or picked files, pasted text and `src` URLs, all read
+//! by the ingest workers (`ui::ingest`), whatever they are: a bundle or a tool's raw output. Every
 //! failure becomes a notice in plain words; what was loaded before stays loaded.
 
+use super::ingest::{self, Input};
 use super::state::{AppState, NoticeKind};
-use crate::bundle::load_bundle;
 use crate::urlstate::check_src;
+use crate::wire::Done;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
-/// Where a bundle came from: a link can fetch it again, a local file must be remembered.
+/// Where a file came from: a link can fetch it again, a local file must be remembered.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
     Url,
@@ -15,157 +16,126 @@ pub enum Origin {
     Restored,
 }
 
-/// Loads one bundle's bytes; returns whether it was added.
-pub fn ingest(state: AppState, name: &str, bytes: &[u8], origin: Origin) -> bool {
-    match load_bundle(name, bytes) {
-        Ok(loaded) => {
-            if origin == Origin::Local {
-                let json = serde_json::to_string(&loaded.bundle).unwrap_or_default();
-                if !super::persist::remember(name, json) {
-                    state.notify(NoticeKind::Info, format!("{name} is too large to be remembered across reloads."), vec![]);
-                }
-            }
-            let title = loaded.bundle.report.title.clone();
-            let n_runs = loaded.bundle.runs.len();
-            let warnings: Vec<String> = loaded.warnings.iter().map(|w| w.to_string()).collect();
-            let renames = state.workspace.try_update(|w| w.add(name, loaded.bundle, loaded.warnings)).unwrap_or_default();
-            if !warnings.is_empty() {
-                state.notify(
-                    NoticeKind::Warning,
-                    format!("{name} loaded with {} warning(s); its values are shown as they are.", warnings.len()),
-                    warnings,
-                );
-            }
-            if !renames.is_empty() {
-                state.notify(
-                    NoticeKind::Info,
-                    format!("{name}: run ids already in use were renamed so both stay loaded."),
-                    renames.iter().map(|(a, b)| format!("{a} → {b}")).collect(),
-                );
-            }
-            leptos::logging::log!("loaded {name}: {title} ({n_runs} runs)");
-            true
-        }
-        Err(e) => {
-            state.notify(NoticeKind::Error, format!("Could not load {e}"), vec![]);
-            false
+/// Adds a finished import to the workspace and says what happened.
+fn add(state: AppState, name: &str, done: Done, origin: Origin) {
+    if origin == Origin::Local {
+        let json = serde_json::to_string(&done.bundle).unwrap_or_default();
+        if !super::persist::remember(name, json) {
+            state.notify(NoticeKind::Info, format!("{name} is too large to be remembered across reloads."), vec![]);
         }
     }
+    let warning_list: Vec<crate::bundle::Warning> = done.warnings().collect();
+    let warnings: Vec<String> = warning_list.iter().map(|w| w.to_string()).collect();
+    let n_runs = done.bundle.runs.len();
+    let raw = done.format != "bundle";
+    let (title, records) = (done.format_title, done.records);
+    let renames = state.workspace.try_update(|w| w.add(name, done.bundle, warning_list)).unwrap_or_default();
+    if raw && origin != Origin::Restored {
+        state.notify(
+            NoticeKind::Info,
+            format!("{name}: read as {title} ({} records) into {n_runs} run(s).", crate::format::thousands(records as f64, 0)),
+            vec![],
+        );
+    }
+    if !warnings.is_empty() {
+        state.notify(
+            NoticeKind::Warning,
+            format!("{name} loaded with {} warning(s); its values are shown as they are.", warnings.len()),
+            warnings,
+        );
+    }
+    if !renames.is_empty() {
+        state.notify(
+            NoticeKind::Info,
+            format!("{name}: run ids already in use were renamed so both stay loaded."),
+            renames.iter().map(|(a, b)| format!("{a} → {b}")).collect(),
+        );
+    }
+}
+
+/// Queues one input; `after` runs when it is done (loaded or not).
+fn submit(state: AppState, name: String, input: Input, origin: Origin, after: impl FnOnce(bool) + 'static) {
+    state.busy.update(|b| *b += 1);
+    let n = name.clone();
+    ingest::submit(
+        name,
+        input,
+        Box::new(move |result| {
+            state.busy.update(|b| *b = b.saturating_sub(1));
+            let ok = match result {
+                Ok(done) => {
+                    add(state, &n, done, origin);
+                    true
+                }
+                Err(e) if e == "cancelled" => {
+                    state.notify(NoticeKind::Info, format!("Stopped reading {n}; nothing was changed."), vec![]);
+                    false
+                }
+                Err(e) => {
+                    let e = if e.starts_with("Could not") || e.starts_with("Did not") || e.starts_with("The ") { e } else { format!("Could not load {e}") };
+                    state.notify(NoticeKind::Error, e, vec![]);
+                    false
+                }
+            };
+            after(ok);
+        }),
+    );
 }
 
 /// Reads dropped or picked files, in order.
 pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
-    if files.is_empty() {
-        return;
+    for f in files {
+        let name = f.name();
+        submit(state, name, Input::Blob(f.into()), Origin::Local, |_| {});
     }
-    state.busy.update(|b| *b += 1);
-    spawn_local(async move {
-        for f in files {
-            let name = f.name();
-            match read_file(state, &f).await {
-                Ok(bytes) => {
-                    // Let the spinner paint before a large parse.
-                    gloo::timers::future::TimeoutFuture::new(0).await;
-                    ingest(state, &name, &bytes, Origin::Local);
-                }
-                Err(e) => state.notify(NoticeKind::Error, format!("Could not read {name}: {e}"), vec![]),
-            }
-        }
-        state.progress.set(None);
-        state.busy.update(|b| *b -= 1);
-    });
 }
 
-const CHUNK_BYTES: f64 = (4 << 20) as f64;
-/// Sizes come from the file or the server: reserve no more than this up front.
-const MAX_RESERVE: usize = 256 << 20;
-
-/// Reads a file in 4 MiB slices, reporting progress between them (the page stays responsive).
-async fn read_file(state: AppState, f: &web_sys::File) -> Result<Vec<u8>, String> {
-    let name = f.name();
-    let total = f.size();
-    let mut out = Vec::with_capacity((total as usize).min(MAX_RESERVE));
-    let mut offset = 0.0;
-    while offset < total {
-        let end = (offset + CHUNK_BYTES).min(total);
-        let slice = f.slice_with_f64_and_f64(offset, end).map_err(|_| "the browser refused to read it".to_string())?;
-        let bytes = gloo::file::futures::read_as_bytes(&gloo::file::Blob::from(slice)).await.map_err(|e| e.to_string())?;
-        out.extend_from_slice(&bytes);
-        offset = end;
-        state.progress.set(Some((name.clone(), offset as u64, Some(total as u64))));
+/// Reads pasted text (a bundle, `_cat/indices` output, a CSV…); `after` learns whether it loaded.
+pub fn load_text(state: AppState, text: String, after: impl FnOnce(bool) + 'static) {
+    let parts = js_sys::Array::of1(&text.into());
+    match web_sys::Blob::new_with_str_sequence(&parts) {
+        Ok(blob) => submit(state, "pasted text".into(), Input::Blob(blob), Origin::Local, after),
+        Err(_) => state.notify(NoticeKind::Error, "The pasted text could not be read.", vec![]),
     }
-    Ok(out)
 }
 
 /// Loads the bundles remembered from an earlier visit.
 pub fn restore(state: AppState) {
     let stored = super::persist::load();
-    if stored.is_empty() {
+    let total = stored.len();
+    if total == 0 {
         return;
     }
-    let n = stored.iter().filter(|s| ingest(state, &s.name, s.json.as_bytes(), Origin::Restored)).count();
-    if n > 0 {
-        state.notify(NoticeKind::Info, format!("Reopened {n} bundle(s) from your last visit; “Close all” forgets them."), vec![]);
+    let count = std::rc::Rc::new(std::cell::Cell::new((0usize, 0usize)));
+    for s in stored {
+        let parts = js_sys::Array::of1(&s.json.into());
+        let Ok(blob) = web_sys::Blob::new_with_str_sequence(&parts) else { continue };
+        let count = count.clone();
+        submit(state, s.name, Input::Blob(blob), Origin::Restored, move |ok| {
+            let (done, loaded) = count.get();
+            count.set((done + 1, loaded + usize::from(ok)));
+            if done + 1 == total && loaded + usize::from(ok) > 0 {
+                state.notify(NoticeKind::Info, format!("Reopened {} file(s) from your last visit; “Close all” forgets them.", loaded + usize::from(ok)), vec![]);
+            }
+        });
     }
 }
 
-/// Fetches `src` URLs in order and loads them.
+/// Fetches `src` URLs in order (in the worker) and loads them.
 pub fn load_urls(state: AppState, srcs: Vec<String>) {
-    if srcs.is_empty() {
-        return;
-    }
-    state.busy.update(|b| *b += 1);
-    spawn_local(async move {
-        for src in srcs {
-            if let Err(msg) = check_src(&src) {
-                state.notify(NoticeKind::Error, format!("Did not load {msg}."), vec![]);
-                continue;
-            }
-            match fetch_bytes(state, &src).await {
-                Ok(bytes) => {
-                    ingest(state, &src, &bytes, Origin::Url);
-                }
-                Err(msg) => state.notify(NoticeKind::Error, msg, vec![]),
-            }
+    for src in srcs {
+        if let Err(msg) = check_src(&src) {
+            state.notify(NoticeKind::Error, format!("Did not load {msg}."), vec![]);
+            continue;
         }
-        state.progress.set(None);
-        state.busy.update(|b| *b -= 1);
-    });
+        // The worker resolves nothing: it gets the absolute URL.
+        let base = web_sys::window().and_then(|w| w.document()).and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
+        let url = web_sys::Url::new_with_base(&src, &base).map(|u| u.href()).unwrap_or_else(|_| src.clone());
+        submit(state, src, Input::Url(url), Origin::Url, |_| {});
+    }
 }
 
-async fn fetch_bytes(state: AppState, src: &str) -> Result<Vec<u8>, String> {
-    let resp = gloo::net::http::Request::get(src).send().await.map_err(|_| {
-        format!(
-            "Could not fetch {src}: the server did not answer, or it does not allow other sites to read it \
-             (cross-origin reads need an Access-Control-Allow-Origin header)."
-        )
-    })?;
-    if !resp.ok() {
-        return Err(format!("Could not fetch {src}: the server answered HTTP {} {}.", resp.status(), resp.status_text()));
-    }
-    let total = resp.headers().get("content-length").and_then(|v| v.parse::<u64>().ok());
-    let Some(body) = resp.body() else {
-        return resp.binary().await.map_err(|e| format!("Could not read {src}: {e}"));
-    };
-    read_stream(state, src, body, total).await.map_err(|e| format!("Could not read {src}: {e}"))
-}
-
-/// Reads a response body chunk by chunk, reporting progress.
-async fn read_stream(state: AppState, src: &str, body: web_sys::ReadableStream, total: Option<u64>) -> Result<Vec<u8>, String> {
-    use wasm_bindgen::JsCast;
-    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let mut out = Vec::with_capacity((total.unwrap_or(0) as usize).min(MAX_RESERVE));
-    loop {
-        let chunk = wasm_bindgen_futures::JsFuture::from(reader.read()).await.map_err(|_| "the connection broke off".to_string())?;
-        let chunk: web_sys::ReadableStreamReadResult = chunk.unchecked_into();
-        if chunk.get_done().unwrap_or(true) {
-            break;
-        }
-        let bytes = js_sys::Uint8Array::new(&chunk.get_value());
-        out.extend_from_slice(&bytes.to_vec());
-        state.progress.set(Some((src.to_string(), out.len() as u64, total)));
-    }
-    // Let the progress paint before a large parse.
-    gloo::timers::future::TimeoutFuture::new(0).await;
-    Ok(out)
+/// Stops the file being read now.
+pub fn cancel() {
+    ingest::cancel();
 }

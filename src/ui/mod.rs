@@ -3,6 +3,7 @@
 mod app;
 mod browser;
 pub mod components;
+mod ingest;
 mod loader;
 pub mod panic;
 mod persist;

@@ -30,8 +30,8 @@ pub struct AppState {
     pub notices: RwSignal<Vec<Notice>>,
     /// Loads in flight (files being read, URLs being fetched).
     pub busy: RwSignal<u32>,
-    /// The load in progress: what, bytes so far, bytes in all (when known).
-    pub progress: RwSignal<Option<(String, u64, Option<u64>)>>,
+    /// The file being read now, if any.
+    pub progress: RwSignal<Option<super::ingest::Progress>>,
     pub system_dark: RwSignal<bool>,
     /// Selected run ids, baseline first.
     pub selected: Memo<Vec<String>>,

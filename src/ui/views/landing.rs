@@ -33,17 +33,19 @@ pub fn Landing() -> impl IntoView {
     let pasted = RwSignal::new(String::new());
     let load_pasted = move |_| {
         let text = pasted.get_untracked();
-        if loader::ingest(state, "pasted text", text.as_bytes(), loader::Origin::Local) {
-            pasted.set(String::new());
-        }
+        loader::load_text(state, text, move |ok| {
+            if ok {
+                pasted.set(String::new());
+            }
+        });
     };
     view! {
         <main id="main" class="landing">
             <section class="hero">
                 <h1>"Compare performance-test runs"</h1>
-                <p class="lead">"Drop a runlens results bundle anywhere on this page to see what got better or worse between runs: latency per transaction, CPU and memory per service, search-index sizes and configuration. Nothing leaves your browser."</p>
+                <p class="lead">"Drop test results anywhere on this page to see what got better or worse between runs: latency per transaction, CPU and memory per service, search-index sizes and configuration. Nothing leaves your browser."</p>
                 <div class="drop-target" data-testid="drop-zone">
-                    <p><strong>"Drop bundle files here"</strong>" (.json or .json.gz; several at once join one workspace)"</p>
+                    <p><strong>"Drop result files here"</strong>": JMeter results (JTL as CSV or XML, statistics.json, Aggregate Report CSV) of any size, or runlens bundles (.json, .json.gz). Several at once join one workspace."</p>
                     <OpenButton/>
                 </div>
             </section>
@@ -70,10 +72,10 @@ pub fn Landing() -> impl IntoView {
                 }}
             </section>
             <section class="paste" aria-labelledby="paste-h">
-                <h2 id="paste-h">"Paste a bundle"</h2>
-                <textarea rows="5" placeholder="{\"format\": \"runlens-bundle\", \"version\": 1, …}" data-testid="paste"
+                <h2 id="paste-h">"Paste results"</h2>
+                <textarea rows="5" placeholder="A runlens bundle, or a tool's output such as JMeter CSV results" data-testid="paste"
                     prop:value=move || pasted.get() on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
-                <button type="button" on:click=load_pasted disabled=move || pasted.with(|p| p.trim().is_empty())>"Load pasted JSON"</button>
+                <button type="button" on:click=load_pasted disabled=move || pasted.with(|p| p.trim().is_empty())>"Load pasted text"</button>
                 <p class="hint">"The format is documented in docs/bundle-format.md; its JSON Schema is at "<a href="schema/bundle-v1.schema.json">"schema/bundle-v1.schema.json"</a>"."</p>
             </section>
         </main>

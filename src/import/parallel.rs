@@ -1,0 +1,219 @@
+//! One file read by several workers at once: the file is cut into byte ranges, each range starts
+//! at the first line break after its nominal start, and each worker aggregates its range exactly
+//! (`jmeter_csv::aggregate_range`). The parts merge into the same run a single pass gives: a part
+//! that does not start where the previous one stopped (a quoted line break sat on the boundary)
+//! is read again from that stop. Only files that benefit are split: JMeter CSV, UTF-8, large.
+//!
+//! The same code drives native threads (tests, CLI, benchmarks) and the browser's ingest workers;
+//! they differ only in how they read a byte range (`RangeSource`).
+
+use super::jmeter_csv::{self, Layout, Part};
+use super::{text, Ctx, Format, Imported, Progress, HEAD_BYTES};
+use crate::bundle::{LoadError, LoadErrorKind};
+use std::io::Read;
+
+/// Files smaller than this are read by one worker (splitting costs more than it saves).
+pub const MIN_PARALLEL_BYTES: u64 = 16 << 20;
+
+/// Random access to the bytes of one file.
+pub trait RangeSource {
+    fn size(&self) -> u64;
+    /// Up to `len` bytes from `offset` (fewer at the end of the file).
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>>;
+    /// A reader from `offset` to the end of the file.
+    fn reader_from(&self, offset: u64) -> std::io::Result<Box<dyn Read + '_>>;
+}
+
+/// How a file will be read: whole by one worker, or in ranges.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Plan {
+    pub layout: Layout,
+    /// Nominal byte ranges, in file order; range 0 starts at 0.
+    pub ranges: Vec<(u64, u64)>,
+}
+
+/// Splits `src` into `workers` ranges when it is a large UTF-8 JMeter CSV; `None` otherwise.
+pub fn plan(name: &str, head: &[u8], size: u64, workers: usize) -> Option<Plan> {
+    if workers < 2 || size < MIN_PARALLEL_BYTES || text::sniff(head) != encoding_rs::UTF_8 {
+        return None;
+    }
+    if super::detect(name, head).ok()? != Format::JmeterCsv {
+        return None;
+    }
+    let layout = jmeter_csv::layout(&text::lossy(head).0)?;
+    Some(Plan { layout, ranges: jmeter_csv::split(size, workers) })
+}
+
+fn io_err(name: &str, e: std::io::Error) -> LoadError {
+    LoadError {
+        kind: LoadErrorKind::Io,
+        source: name.into(),
+        path: None,
+        line: None,
+        column: None,
+        message: format!("the file could not be read ({e})"),
+    }
+}
+
+/// The offset of the first record at or after nominal `start` (> 0): just after the first line
+/// break at or after `start - 1`; the file's size when there is none.
+fn record_start(src: &dyn RangeSource, start: u64) -> std::io::Result<u64> {
+    let mut at = start - 1;
+    while at < src.size() {
+        let probe = src.read_at(at, HEAD_BYTES)?;
+        if probe.is_empty() {
+            break;
+        }
+        if let Some(p) = jmeter_csv::first_record_start(at + 1, &probe) {
+            return Ok(p);
+        }
+        at += probe.len() as u64;
+    }
+    Ok(src.size())
+}
+
+/// Aggregates range `index` of `plan` (what one worker does).
+pub fn read_range(name: &str, src: &dyn RangeSource, plan: &Plan, index: usize, on_records: &mut dyn FnMut(u64)) -> Result<Part, LoadError> {
+    let (start, end) = plan.ranges.get(index).copied().unwrap_or((0, 0));
+    let first = if index == 0 { 0 } else { record_start(src, start).map_err(|e| io_err(name, e))? };
+    if first >= end && index > 0 {
+        // The range lies inside one record (the previous range reads it): an empty part.
+        return Ok(Part { start: first, stop: first, ..Default::default() });
+    }
+    let reader = src.reader_from(first).map_err(|e| io_err(name, e))?;
+    jmeter_csv::aggregate_range(&plan.layout, reader, first, Some(end), index == 0 && plan.layout.header, on_records)
+        .map_err(|(line, msg)| LoadError { kind: LoadErrorKind::Syntax, source: name.into(), path: None, line: Some(line as usize), column: None, message: msg })
+}
+
+/// Merges the parts of every range into the import of the whole file, re-reading any range that
+/// did not start where the previous one stopped.
+pub fn finish(name: &str, src: &dyn RangeSource, plan: &Plan, mut parts: Vec<Part>) -> Result<Imported, LoadError> {
+    while let Some(i) = jmeter_csv::first_misaligned(&parts) {
+        let from = parts[i - 1].stop;
+        let limit = plan.ranges.get(i).map_or(src.size(), |r| r.1).max(from);
+        let reader = src.reader_from(from).map_err(|e| io_err(name, e))?;
+        parts[i] = jmeter_csv::aggregate_range(&plan.layout, reader, from, Some(limit), false, &mut |_| {})
+            .map_err(|(line, msg)| LoadError { kind: LoadErrorKind::Syntax, source: name.into(), path: None, line: Some(line as usize), column: None, message: msg })?;
+    }
+    let progress = Progress::default();
+    progress.records.set(parts.iter().map(|p| p.records).sum());
+    progress.bytes.set(src.size());
+    let mut ctx = Ctx::new(name, &progress);
+    let run = jmeter_csv::finish(&mut ctx, &plan.layout, parts)?;
+    let records = progress.records.get();
+    let warnings = ctx.into_warnings();
+    Ok(Imported { format: Format::JmeterCsv, bundle: super::bundle_around(name, Format::JmeterCsv, vec![run]), warnings, records })
+}
+
+/// Encodes a part for another worker.
+pub fn encode_part(p: &Part) -> Vec<u8> {
+    rmp_serde::to_vec(p).unwrap_or_default()
+}
+
+pub fn decode_part(bytes: &[u8]) -> Result<Part, String> {
+    rmp_serde::from_slice(bytes).map_err(|e| format!("a worker's partial result could not be read ({e})"))
+}
+
+/// A file on disk as a range source (tests, CLI, benchmarks).
+#[cfg(not(target_arch = "wasm32"))]
+pub struct FileSource {
+    pub path: std::path::PathBuf,
+    pub size: u64,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl RangeSource for FileSource {
+    fn size(&self) -> u64 {
+        self.size
+    }
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+        use std::io::{Seek, SeekFrom};
+        let mut f = std::fs::File::open(&self.path)?;
+        f.seek(SeekFrom::Start(offset))?;
+        let mut out = Vec::with_capacity(len);
+        f.take(len as u64).read_to_end(&mut out)?;
+        Ok(out)
+    }
+    fn reader_from(&self, offset: u64) -> std::io::Result<Box<dyn Read + '_>> {
+        use std::io::{Seek, SeekFrom};
+        let mut f = std::fs::File::open(&self.path)?;
+        f.seek(SeekFrom::Start(offset))?;
+        Ok(Box::new(f))
+    }
+}
+
+/// Imports a file with `threads` threads when `plan` allows, else in one pass (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn import_file(path: &std::path::Path, threads: usize) -> Result<Imported, LoadError> {
+    let name = path.to_string_lossy().into_owned();
+    let size = std::fs::metadata(path).map_err(|e| io_err(&name, e))?.len();
+    let src = FileSource { path: path.to_path_buf(), size };
+    let head = src.read_at(0, HEAD_BYTES).map_err(|e| io_err(&name, e))?;
+    let Some(plan) = plan(&name, &head, size, threads) else {
+        let f = std::fs::File::open(path).map_err(|e| io_err(&name, e))?;
+        return super::import(&name, f, None, &mut |_, _| {});
+    };
+    let parts: Vec<Result<Part, LoadError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..plan.ranges.len()).map(|i| {
+            let (src, plan, name) = (&src, &plan, &name);
+            s.spawn(move || read_range(name, src, plan, i, &mut |_| {}))
+        }).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(io_err(&name, std::io::Error::other("a thread failed"))))).collect()
+    });
+    let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
+    finish(&name, &src, &plan, parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Mem(Vec<u8>);
+    impl RangeSource for Mem {
+        fn size(&self) -> u64 {
+            self.0.len() as u64
+        }
+        fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+            let a = (offset as usize).min(self.0.len());
+            Ok(self.0[a..(a + len).min(self.0.len())].to_vec())
+        }
+        fn reader_from(&self, offset: u64) -> std::io::Result<Box<dyn Read + '_>> {
+            Ok(Box::new(&self.0[(offset as usize).min(self.0.len())..]))
+        }
+    }
+
+    fn jtl(rows: usize) -> Vec<u8> {
+        let mut s = String::from("timeStamp,elapsed,label,responseCode,responseMessage,success,bytes\n");
+        for i in 0..rows {
+            let label = if i % 5 == 0 { "\"quoted, with\nbreak\"".to_string() } else { format!("L{}", i % 7) };
+            s.push_str(&format!("{},{},{label},200,OK,{},{}\n", 1_000 + i, (i * 13) % 997, i % 11 != 0, i));
+        }
+        s.into_bytes()
+    }
+
+    #[test]
+    fn ranges_merge_into_the_single_pass_result_and_parts_survive_the_wire() {
+        let bytes = jtl(3000);
+        let one = super::super::import_bytes("x.jtl", &bytes).unwrap();
+        let src = Mem(bytes.clone());
+        for n in [2usize, 3, 5] {
+            let plan = Plan { layout: jmeter_csv::layout(std::str::from_utf8(&bytes).unwrap()).unwrap(), ranges: jmeter_csv::split(bytes.len() as u64, n) };
+            let parts: Vec<Part> = (0..n)
+                .map(|i| read_range("x.jtl", &src, &plan, i, &mut |_| {}).unwrap())
+                .map(|p| decode_part(&encode_part(&p)).unwrap())
+                .collect();
+            let merged = finish("x.jtl", &src, &plan, parts).unwrap();
+            assert_eq!(merged.bundle, one.bundle, "{n} ranges");
+            assert_eq!(merged.records, one.records);
+        }
+    }
+
+    #[test]
+    fn only_large_utf8_jmeter_csv_is_split() {
+        let head = jtl(10);
+        assert!(plan("x.jtl", &head, MIN_PARALLEL_BYTES, 2).is_some());
+        assert!(plan("x.jtl", &head, MIN_PARALLEL_BYTES - 1, 2).is_none());
+        assert!(plan("x.jtl", &head, MIN_PARALLEL_BYTES, 1).is_none());
+        assert!(plan("b.json", br#"{"format":"runlens-bundle"}"#, MIN_PARALLEL_BYTES, 2).is_none());
+    }
+}

@@ -1,0 +1,358 @@
+//! The page's side of the ingest workers: a pool of `Worker`s running the `ingest` binary, jobs run
+//! one at a time with progress, cancelled by terminating their workers (the workspace only changes
+//! when a job is done, so a cancel leaves it as it was).
+//!
+//! Protocol (plain JS objects, see `crate::worker`): page → worker `{type:"import", job, name, blob,
+//! workers}`, `{type:"fetch", job, name, url, workers}`, `{type:"range", job, name, blob, plan,
+//! index}`, `{type:"part", job, index, data}`; worker → page `{type:"ready", build}`,
+//! `{type:"progress", job, bytes, records}`, `{type:"plan", job, data, ranges}` (a large JMeter CSV
+//! is split: the page hands ranges 1.. to other workers), `{type:"part", job, index, data}`,
+//! `{type:"done", job, data}` (MessagePack, `crate::wire::Done`), `{type:"error", job, message}`.
+//!
+//! Workers start through a module shim whose URLs carry the build id, because Trunk does not hash
+//! worker file names: a cached worker of an older deploy is never paired with a newer page.
+
+use crate::wire::{decode_done, Done};
+use crate::worker::{msg, BUILD};
+use js_sys::{Array, Reflect, Uint8Array};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Blob, MessageEvent, Worker};
+
+/// What a job reads.
+#[derive(Clone)]
+pub enum Input {
+    Blob(Blob),
+    /// An absolute http(s) URL, downloaded by the worker.
+    Url(String),
+}
+
+/// Progress of the running job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub name: String,
+    pub bytes: u64,
+    pub total: Option<u64>,
+    pub records: u64,
+    /// `performance.now()` when the job started.
+    pub started_ms: f64,
+}
+
+pub type OnProgress = Rc<dyn Fn(Option<Progress>)>;
+pub type OnDone = Box<dyn FnOnce(Result<Done, String>)>;
+
+struct Job {
+    id: u32,
+    name: String,
+    input: Input,
+    total: Option<u64>,
+    on_done: Option<OnDone>,
+    /// Bytes and records reported by each worker slot working on it.
+    bytes: Vec<u64>,
+    records: u64,
+    started_ms: f64,
+    slots: Vec<usize>,
+}
+
+struct Slot {
+    worker: Worker,
+    ready: bool,
+    queue: Vec<(JsValue, Array)>,
+    _on_message: Closure<dyn Fn(MessageEvent)>,
+    _on_error: Closure<dyn Fn(web_sys::ErrorEvent)>,
+}
+
+#[derive(Default)]
+struct Pool {
+    slots: Vec<Option<Slot>>,
+    queue: VecDeque<Job>,
+    current: Option<Job>,
+    next_id: u32,
+    on_progress: Option<OnProgress>,
+    size: usize,
+}
+
+thread_local! {
+    static POOL: RefCell<Pool> = RefCell::new(Pool::default());
+}
+
+fn now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+fn get(o: &JsValue, k: &str) -> JsValue {
+    Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Sets how many workers may share one file (at least 1) and where progress goes, and starts the
+/// first worker so it is ready when the first file arrives.
+pub fn init(workers: usize, on_progress: OnProgress) {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        p.size = workers.max(1);
+        p.on_progress = Some(on_progress);
+    });
+    ensure_slot(0);
+}
+
+/// The number of workers to use: `workers` from the URL, else the machine's cores (at most 4).
+pub fn default_workers() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (cores as usize).clamp(1, 4)
+}
+
+fn spawn(index: usize) -> Result<Slot, JsValue> {
+    let base = web_sys::window().and_then(|w| w.document()).and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
+    let js = web_sys::Url::new_with_base("ingest.js", &base)?.href();
+    let wasm = web_sys::Url::new_with_base("ingest_bg.wasm", &base)?.href();
+    let shim = format!("import init from {:?};await init({{module_or_path:{:?}}});", format!("{js}?v={BUILD}"), format!("{wasm}?v={BUILD}"));
+    let props = web_sys::BlobPropertyBag::new();
+    props.set_type("text/javascript");
+    let blob = Blob::new_with_str_sequence_and_options(&Array::of1(&shim.into()), &props)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let opts = web_sys::WorkerOptions::new();
+    opts.set_type(web_sys::WorkerType::Module);
+    opts.set_name(&format!("runlens ingest {index}"));
+    let worker = Worker::new_with_options(&url, &opts)?;
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| on_message(index, e.data()));
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    let on_error = Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+        e.prevent_default();
+        worker_failed(index, &e.message());
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    Ok(Slot { worker, ready: false, queue: Vec::new(), _on_message: on_message, _on_error: on_error })
+}
+
+/// Starts the worker of `index` if it is not running.
+fn ensure_slot(index: usize) -> bool {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.slots.len() <= index {
+            p.slots.resize_with(index + 1, || None);
+        }
+        if p.slots[index].is_none() {
+            match spawn(index) {
+                Ok(s) => p.slots[index] = Some(s),
+                Err(e) => leptos::logging::warn!("the ingest worker could not start: {e:?}"),
+            }
+        }
+        p.slots[index].is_some()
+    })
+}
+
+/// Posts to a slot, queueing until it is ready (messages sent earlier would be lost).
+fn send(index: usize, message: JsValue, transfer: Array) {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        if let Some(Some(s)) = p.slots.get_mut(index) {
+            if s.ready {
+                let _ = s.worker.post_message_with_transfer(&message, &transfer);
+            } else {
+                s.queue.push((message, transfer));
+            }
+        }
+    });
+}
+
+/// Adds a job; it starts when the jobs before it are done.
+pub fn submit(name: String, input: Input, on_done: OnDone) {
+    let total = match &input {
+        Input::Blob(b) => Some(b.size() as u64),
+        Input::Url(_) => None,
+    };
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        p.next_id += 1;
+        let id = p.next_id;
+        p.queue.push_back(Job { id, name, input, total, on_done: Some(on_done), bytes: Vec::new(), records: 0, started_ms: 0.0, slots: vec![0] });
+    });
+    start_next();
+}
+
+fn start_next() {
+    let job = POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.current.is_some() {
+            return None;
+        }
+        let mut job = p.queue.pop_front()?;
+        job.started_ms = now();
+        job.bytes = vec![0; p.size];
+        let out = (job.id, job.name.clone(), job.input.clone(), p.size, job.total);
+        p.current = Some(job);
+        Some(out)
+    });
+    let Some((id, name, input, workers, total)) = job else { return };
+    if !ensure_slot(0) {
+        return finish(id, Err("The ingest worker could not start in this browser.".into()));
+    }
+    // A large file will be split: start the other workers now, while the first reads its head.
+    if total.is_some_and(|t| t >= crate::import::parallel::MIN_PARALLEL_BYTES) {
+        (1..workers).for_each(|i| {
+            ensure_slot(i);
+        });
+    }
+    report();
+    let message = match input {
+        Input::Blob(blob) => msg(&[("type", "import".into()), ("job", id.into()), ("name", name.into()), ("blob", blob.into()), ("workers", (workers as u32).into())]),
+        Input::Url(url) => msg(&[("type", "fetch".into()), ("job", id.into()), ("name", name.into()), ("url", url.into()), ("workers", (workers as u32).into())]),
+    };
+    send(0, message.into(), Array::new());
+}
+
+fn report() {
+    let (cb, progress) = POOL.with(|p| {
+        let p = p.borrow();
+        let progress = p.current.as_ref().map(|j| Progress {
+            name: j.name.clone(),
+            bytes: j.bytes.iter().sum(),
+            total: j.total,
+            records: j.records,
+            started_ms: j.started_ms,
+        });
+        (p.on_progress.clone(), progress)
+    });
+    if let Some(cb) = cb {
+        cb(progress);
+    }
+}
+
+fn finish(id: u32, result: Result<Done, String>) {
+    let done = POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        match &p.current {
+            Some(j) if j.id == id => p.current.take().and_then(|mut j| j.on_done.take()),
+            _ => None,
+        }
+    });
+    if let Some(cb) = done {
+        cb(result);
+    }
+    report();
+    start_next();
+}
+
+fn on_message(index: usize, data: JsValue) {
+    let job = get(&data, "job").as_f64().unwrap_or(0.0) as u32;
+    let current = POOL.with(|p| p.borrow().current.as_ref().map(|j| j.id));
+    match get(&data, "type").as_string().as_deref() {
+        Some("ready") => {
+            let build = get(&data, "build").as_string().unwrap_or_default();
+            if build != BUILD {
+                leptos::logging::warn!("ingest worker build {build} differs from the page's {BUILD}");
+            }
+            let queued = POOL.with(|p| {
+                let mut p = p.borrow_mut();
+                match p.slots.get_mut(index) {
+                    Some(Some(s)) => {
+                        s.ready = true;
+                        std::mem::take(&mut s.queue)
+                    }
+                    _ => Vec::new(),
+                }
+            });
+            for (m, t) in queued {
+                send(index, m, t);
+            }
+        }
+        _ if current != Some(job) => {}
+        Some("progress") => {
+            POOL.with(|p| {
+                if let Some(j) = p.borrow_mut().current.as_mut() {
+                    if let Some(b) = j.bytes.get_mut(index) {
+                        *b = get(&data, "bytes").as_f64().unwrap_or(0.0) as u64;
+                    }
+                    j.records = j.records.max(get(&data, "records").as_f64().unwrap_or(0.0) as u64);
+                }
+            });
+            report();
+        }
+        Some("plan") => hand_out_ranges(job, &data),
+        Some("part") => {
+            let transfer = Array::of1(&get(&get(&data, "data"), "buffer"));
+            let m = msg(&[("type", "part".into()), ("job", job.into()), ("index", get(&data, "index")), ("data", get(&data, "data"))]);
+            send(0, m.into(), transfer);
+        }
+        Some("done") => {
+            let bytes = get(&data, "data").dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
+            finish(job, decode_done(&bytes));
+        }
+        Some("error") => finish(job, Err(get(&data, "message").as_string().unwrap_or_else(|| "the import failed".into()))),
+        _ => {}
+    }
+}
+
+/// The first worker split a large file: ranges 1.. go to the other workers.
+fn hand_out_ranges(job: u32, data: &JsValue) {
+    let ranges = get(data, "ranges").as_f64().unwrap_or(1.0) as usize;
+    let plan = get(data, "data").dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
+    let blob = get(data, "blob").dyn_into::<Blob>().ok();
+    let name = POOL.with(|p| p.borrow().current.as_ref().map(|j| j.name.clone()).unwrap_or_default());
+    for i in 1..ranges {
+        let slot = if ensure_slot(i) { i } else { 0 };
+        POOL.with(|p| {
+            if let Some(j) = p.borrow_mut().current.as_mut() {
+                j.slots.push(slot);
+                if j.total.is_none() {
+                    j.total = blob.as_ref().map(|b| b.size() as u64);
+                }
+            }
+        });
+        send_range_to(slot, job, &name, blob.as_ref(), &plan, i);
+    }
+}
+
+fn send_range_to(slot: usize, job: u32, name: &str, blob: Option<&Blob>, plan: &[u8], index: usize) {
+    let plan_arr = Uint8Array::new_with_length(plan.len() as u32);
+    plan_arr.copy_from(plan);
+    let m = msg(&[
+        ("type", "range".into()),
+        ("job", job.into()),
+        ("name", name.into()),
+        ("blob", blob.map_or(JsValue::UNDEFINED, |b| b.clone().into())),
+        ("plan", plan_arr.into()),
+        ("index", (index as u32).into()),
+    ]);
+    send(slot, m.into(), Array::new());
+}
+
+/// A worker died (script failed to load, out of memory, a trap): its job fails, the slot is
+/// dropped and started again for the next job.
+fn worker_failed(index: usize, message: &str) {
+    let job = POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        if let Some(slot) = p.slots.get_mut(index) {
+            if let Some(s) = slot.take() {
+                s.worker.terminate();
+            }
+        }
+        p.current.as_ref().filter(|j| j.slots.contains(&index)).map(|j| j.id)
+    });
+    if let Some(id) = job {
+        finish(id, Err(format!("The ingest worker stopped ({message}). Nothing was changed; the file may be too large for this tab.")));
+    }
+}
+
+/// Stops the running job at once: its workers are terminated (and started again for the next
+/// job). The workspace is left as it was.
+pub fn cancel() {
+    let job = POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        let slots = p.current.as_ref().map(|j| j.slots.clone()).unwrap_or_default();
+        let workers = p.size;
+        for i in slots.into_iter().chain(1..workers) {
+            if let Some(s) = p.slots.get_mut(i).and_then(Option::take) {
+                s.worker.terminate();
+            }
+        }
+        p.current.as_ref().map(|j| j.id)
+    });
+    if let Some(id) = job {
+        finish(id, Err("cancelled".into()));
+    }
+    ensure_slot(0);
+}

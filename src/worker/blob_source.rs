@@ -1,0 +1,79 @@
+//! A `Blob` (a dropped `File`, pasted text, a downloaded body) read synchronously in a worker with
+//! `FileReaderSync`, in 8 MiB slices: the importers see a plain `std::io::Read`, and no copy of the
+//! whole file is ever held. Offsets are u64 (files over 4 GiB exist; wasm32's usize does not reach).
+
+use crate::import::parallel::RangeSource;
+use std::io::Read;
+
+const SLICE_BYTES: u64 = 8 << 20;
+
+pub struct BlobSource {
+    pub blob: web_sys::Blob,
+    /// Called with the number of bytes read by each slice (progress).
+    pub on_bytes: Option<Box<dyn Fn(u64)>>,
+}
+
+fn js_err(what: &str, e: wasm_bindgen::JsValue) -> std::io::Error {
+    std::io::Error::other(format!("{what}: {}", e.as_string().unwrap_or_else(|| format!("{e:?}"))))
+}
+
+impl BlobSource {
+    fn slice(&self, start: u64, end: u64) -> std::io::Result<Vec<u8>> {
+        let part = self.blob.slice_with_f64_and_f64(start as f64, end as f64).map_err(|e| js_err("the browser refused a slice", e))?;
+        let reader = web_sys::FileReaderSync::new().map_err(|e| js_err("no FileReaderSync", e))?;
+        let buf = reader.read_as_array_buffer(&part).map_err(|e| js_err("the browser could not read the file", e))?;
+        let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+        if let Some(f) = &self.on_bytes {
+            f(bytes.len() as u64);
+        }
+        Ok(bytes)
+    }
+}
+
+impl RangeSource for BlobSource {
+    fn size(&self) -> u64 {
+        self.blob.size() as u64
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+        let end = (offset + len as u64).min(self.size());
+        if offset >= end {
+            return Ok(Vec::new());
+        }
+        self.slice(offset, end)
+    }
+
+    fn reader_from(&self, offset: u64) -> std::io::Result<Box<dyn Read + '_>> {
+        Ok(Box::new(BlobReader { src: self, pos: offset, chunk: Vec::new(), at: 0 }))
+    }
+}
+
+/// Sequential reads over a blob, one slice at a time.
+pub struct BlobReader<'a> {
+    src: &'a BlobSource,
+    pos: u64,
+    chunk: Vec<u8>,
+    at: usize,
+}
+
+impl Read for BlobReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.at >= self.chunk.len() {
+            let size = self.src.size();
+            if self.pos >= size {
+                return Ok(0);
+            }
+            let end = (self.pos + SLICE_BYTES).min(size);
+            self.chunk = self.src.slice(self.pos, end)?;
+            self.pos = end;
+            self.at = 0;
+            if self.chunk.is_empty() {
+                return Ok(0);
+            }
+        }
+        let n = buf.len().min(self.chunk.len() - self.at);
+        buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}

@@ -1,0 +1,234 @@
+//! The ingest worker (a second wasm binary, `src/bin/ingest.rs`): reads files, downloads and pasted
+//! text off the page's thread and hands back finished bundles. It answers messages from
+//! `ui::ingest`; the protocol is documented there. All parsing happens here, so the page's binary
+//! links no parser. Cancelling is `Worker.terminate()` from the page: the loops here never yield.
+
+mod blob_source;
+
+use crate::import::{self, parallel, HEAD_BYTES};
+use blob_source::BlobSource;
+use js_sys::{Object, Reflect, Uint8Array};
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Blob, DedicatedWorkerGlobalScope, MessageEvent};
+
+/// Build id baked into both binaries; the worker reports it so a stale cached worker is noticed.
+pub const BUILD: &str = env!("RUNLENS_BUILD");
+
+/// A file being read in ranges by several workers: this worker read range 0 and waits for the rest.
+struct Pending {
+    job: u32,
+    name: String,
+    blob: Blob,
+    plan: parallel::Plan,
+    parts: Vec<Option<import::jmeter_csv::Part>>,
+}
+
+thread_local! {
+    static PENDING: RefCell<Vec<Pending>> = const { RefCell::new(Vec::new()) };
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+/// Builds a message object from (key, value) pairs.
+pub fn msg(pairs: &[(&str, JsValue)]) -> Object {
+    let o = Object::new();
+    for (k, v) in pairs {
+        let _ = Reflect::set(&o, &JsValue::from_str(k), v);
+    }
+    o
+}
+
+fn post(o: &Object) {
+    let _ = scope().post_message(o);
+}
+
+/// Posts bytes, transferring their buffer (no copy on the page's side).
+fn post_bytes(kind: &str, job: u32, extra: &[(&str, JsValue)], bytes: &[u8]) {
+    let arr = Uint8Array::new_with_length(bytes.len() as u32);
+    arr.copy_from(bytes);
+    let mut pairs = vec![("type", kind.into()), ("job", job.into()), ("data", arr.clone().into())];
+    pairs.extend(extra.iter().cloned());
+    let transfer = js_sys::Array::of1(&arr.buffer());
+    let _ = scope().post_message_with_transfer(&msg(&pairs), &transfer);
+}
+
+fn post_error(job: u32, message: &str) {
+    post(&msg(&[("type", "error".into()), ("job", job.into()), ("message", message.into())]));
+}
+
+fn progress(job: u32, bytes: u64, records: u64) {
+    post(&msg(&[("type", "progress".into()), ("job", job.into()), ("bytes", (bytes as f64).into()), ("records", (records as f64).into())]));
+}
+
+fn get(o: &JsValue, k: &str) -> JsValue {
+    Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn get_u32(o: &JsValue, k: &str) -> u32 {
+    get(o, k).as_f64().unwrap_or(0.0) as u32
+}
+
+/// Starts the worker: installs the message handler and says it is ready.
+pub fn run() {
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(|e: MessageEvent| handle(e.data()));
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    post(&msg(&[("type", "ready".into()), ("build", BUILD.into())]));
+}
+
+fn handle(data: JsValue) {
+    let job = get_u32(&data, "job");
+    let name = get(&data, "name").as_string().unwrap_or_default();
+    match get(&data, "type").as_string().as_deref() {
+        Some("import") => match get(&data, "blob").dyn_into::<Blob>() {
+            Ok(blob) => import_blob(job, &name, blob, get_u32(&data, "workers").max(1) as usize),
+            Err(_) => post_error(job, "nothing to read was given"),
+        },
+        Some("fetch") => {
+            let url = get(&data, "url").as_string().unwrap_or_default();
+            let workers = get_u32(&data, "workers").max(1) as usize;
+            wasm_bindgen_futures::spawn_local(async move {
+                match download(job, &url).await {
+                    Ok(blob) => import_blob(job, &name, blob, workers),
+                    Err(m) => post_error(job, &m),
+                }
+            });
+        }
+        Some("range") => read_range(job, &name, &data),
+        Some("part") => take_part(job, &data),
+        _ => {}
+    }
+}
+
+/// Imports a whole blob, or starts a split read and reads range 0 itself.
+fn import_blob(job: u32, name: &str, blob: Blob, workers: usize) {
+    let src = BlobSource { blob: blob.clone(), on_bytes: None };
+    let head = match import::parallel::RangeSource::read_at(&src, 0, HEAD_BYTES) {
+        Ok(h) => h,
+        Err(e) => return post_error(job, &format!("{name}: the file could not be read ({e})")),
+    };
+    if let Some(plan) = parallel::plan(name, &head, src_size(&src), workers) {
+        let encoded = rmp_serde::to_vec(&plan).unwrap_or_default();
+        // The blob goes along: a downloaded file exists only here, and the others must read it too.
+        post_bytes("plan", job, &[("ranges", (plan.ranges.len() as u32).into()), ("blob", blob.clone().into())], &encoded);
+        let done = std::rc::Rc::new(std::cell::Cell::new(0u64));
+        let d = done.clone();
+        let counted = BlobSource { blob: blob.clone(), on_bytes: Some(Box::new(move |n| { d.set(d.get() + n); progress(job, d.get(), 0) })) };
+        match parallel::read_range(name, &counted, &plan, 0, &mut |_| {}) {
+            Ok(p) => {
+                let mut parts = vec![None; plan.ranges.len()];
+                parts[0] = Some(p);
+                PENDING.with(|q| q.borrow_mut().push(Pending { job, name: name.into(), blob, plan, parts }));
+                try_finish(job);
+            }
+            Err(e) => post_error(job, &e.to_string()),
+        }
+        return;
+    }
+    let reader = match import::parallel::RangeSource::reader_from(&src, 0) {
+        Ok(r) => r,
+        Err(e) => return post_error(job, &format!("{name}: the file could not be read ({e})")),
+    };
+    match import::import(name, reader, None, &mut |bytes, records| progress(job, bytes, records)) {
+        Ok(imp) => post_bytes("done", job, &[], &crate::wire::encode_done(&imp)),
+        Err(e) => post_error(job, &e.to_string()),
+    }
+}
+
+fn src_size(src: &BlobSource) -> u64 {
+    import::parallel::RangeSource::size(src)
+}
+
+/// Reads one range for another worker's file and posts the part.
+fn read_range(job: u32, name: &str, data: &JsValue) {
+    let (Ok(blob), Ok(plan_bytes)) = (get(data, "blob").dyn_into::<Blob>(), get(data, "plan").dyn_into::<Uint8Array>()) else {
+        return post_error(job, "a range was asked for without its file");
+    };
+    let plan: parallel::Plan = match rmp_serde::from_slice(&plan_bytes.to_vec()) {
+        Ok(p) => p,
+        Err(e) => return post_error(job, &format!("{name}: a plan could not be read ({e})")),
+    };
+    let index = get_u32(data, "index") as usize;
+    let done = std::rc::Rc::new(std::cell::Cell::new(0u64));
+    let d = done.clone();
+    let src = BlobSource { blob, on_bytes: Some(Box::new(move |n| { d.set(d.get() + n); progress(job, d.get(), 0) })) };
+    match parallel::read_range(name, &src, &plan, index, &mut |_| {}) {
+        Ok(part) => post_bytes("part", job, &[("index", (index as u32).into())], &parallel::encode_part(&part)),
+        Err(e) => post_error(job, &e.to_string()),
+    }
+}
+
+/// Receives another worker's part (forwarded by the page) and finishes when all are in.
+fn take_part(job: u32, data: &JsValue) {
+    let Ok(bytes) = get(data, "data").dyn_into::<Uint8Array>() else { return };
+    let index = get_u32(data, "index") as usize;
+    let part = match parallel::decode_part(&bytes.to_vec()) {
+        Ok(p) => p,
+        Err(e) => return post_error(job, &e),
+    };
+    PENDING.with(|q| {
+        if let Some(p) = q.borrow_mut().iter_mut().find(|p| p.job == job) {
+            if let Some(slot) = p.parts.get_mut(index) {
+                *slot = Some(part);
+            }
+        }
+    });
+    try_finish(job);
+}
+
+fn try_finish(job: u32) {
+    let ready = PENDING.with(|q| q.borrow().iter().any(|p| p.job == job && p.parts.iter().all(Option::is_some)));
+    if !ready {
+        return;
+    }
+    let Some(p) = PENDING.with(|q| {
+        let mut q = q.borrow_mut();
+        let i = q.iter().position(|p| p.job == job)?;
+        Some(q.remove(i))
+    }) else {
+        return;
+    };
+    let src = BlobSource { blob: p.blob, on_bytes: None };
+    let parts = p.parts.into_iter().flatten().collect();
+    match parallel::finish(&p.name, &src, &p.plan, parts) {
+        Ok(imp) => post_bytes("done", job, &[], &crate::wire::encode_done(&imp)),
+        Err(e) => post_error(job, &e.to_string()),
+    }
+}
+
+/// Downloads `url` into a Blob, reporting progress; refuses bodies over the limit.
+async fn download(job: u32, url: &str) -> Result<Blob, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let resp = JsFuture::from(scope().fetch_with_str(url)).await.map_err(|_| {
+        format!("Could not fetch {url}: the server did not answer, or it does not allow other sites to read it (cross-origin reads need an Access-Control-Allow-Origin header).")
+    })?;
+    let resp: web_sys::Response = resp.unchecked_into();
+    if !resp.ok() {
+        return Err(format!("Could not fetch {url}: the server answered HTTP {} {}.", resp.status(), resp.status_text()));
+    }
+    let Some(body) = resp.body() else {
+        return Ok(Blob::new().map_err(|_| "no body".to_string())?);
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let chunks = js_sys::Array::new();
+    let mut total = 0u64;
+    loop {
+        let r = JsFuture::from(reader.read()).await.map_err(|_| format!("Could not read {url}: the connection broke off."))?;
+        if get(&r, "done").as_bool().unwrap_or(true) {
+            break;
+        }
+        let value = get(&r, "value");
+        total += Reflect::get(&value, &"byteLength".into()).ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
+        if total > crate::import::MAX_DOWNLOAD_BYTES {
+            let _ = reader.cancel();
+            return Err(format!("Did not load {url}: it is larger than {} GiB, more than a browser tab can hold.", crate::import::MAX_DOWNLOAD_BYTES >> 30));
+        }
+        chunks.push(&value);
+        progress(job, total, 0);
+    }
+    Blob::new_with_u8_array_sequence(&chunks).map_err(|_| format!("Could not keep {url} in memory."))
+}
