@@ -102,6 +102,8 @@ async fn a_reload_restores_view_runs_filters_and_theme() {
     with_browser(|c| async move {
         c.goto(&site(&format!("?src={SEED001}&bogus=1"))).await.unwrap();
         wait_text(&c, ".notice", "bogus").await;
+        // The tabs appear once the bundle has loaded (in a worker, after the notice).
+        wait_text(&c, ".report h1", "mod-search").await;
         c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
         c.find(Locator::Css("[data-testid='baseline'] option[value='non-eureka-20u']")).await.unwrap().click().await.unwrap();
         c.find(Locator::Css("[data-testid='filter']")).await.unwrap().send_keys("title").await.unwrap();

@@ -38,7 +38,7 @@ pub struct Thresholds {
     /// Throughput and other rates per second, percent. Default 5.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub throughput: Option<f64>,
-    /// Error rates (errors ÷ samples), percentage points. Default 0.1.
+    /// Error rates (errors ÷ samples), percentage points. Default 0.5.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_rate: Option<f64>,
     /// CPU utilization: percentage points when in percent, else percent. Default 5.

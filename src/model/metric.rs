@@ -67,7 +67,7 @@ impl Family {
     /// points for values in percent and for error rates.
     pub fn default_threshold(self) -> f64 {
         match self {
-            Family::ErrorRate => 0.1,
+            Family::ErrorRate => 0.5,
             _ => 5.0,
         }
     }
@@ -285,7 +285,7 @@ mod tests {
     fn thresholds_from_bundle_over_defaults() {
         let b = crate::bundle::Thresholds { latency: Some(7.5), min_samples: Some(100), cpu: Some(-1.0), ..Default::default() };
         let t = Thresholds::default().with_bundle(&b);
-        assert_eq!((t.of(Family::Latency), t.of(Family::Cpu), t.of(Family::ErrorRate), t.min_samples), (7.5, 5.0, 0.1, 100));
+        assert_eq!((t.of(Family::Latency), t.of(Family::Cpu), t.of(Family::ErrorRate), t.min_samples), (7.5, 5.0, 0.5, 100));
         assert_eq!(Thresholds::all(2.0).of(Family::ErrorRate), 2.0);
     }
 }
