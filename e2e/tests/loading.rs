@@ -224,27 +224,34 @@ async fn bench_switch_time_2000_transactions() {
         wait_text(&c, ".report h1", "Generated").await;
         c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
         wait_text(&c, "table[data-table='latency']", "tx0000").await;
-        let mut times = Vec::new();
-        for i in 0..9 {
-            let target = if i % 2 == 0 { "run-c" } else { "run-b" };
-            let ms = c
-                .execute_async(
-                    "const [id, done] = arguments; const sel = document.querySelector('[data-testid=baseline]');
-                     const before = document.querySelector('table[data-table=latency] tbody tr:nth-child(1) td').textContent;
-                     const t0 = performance.now(); sel.value = id; sel.dispatchEvent(new Event('change'));
-                     const wait = () => { const now = document.querySelector('table[data-table=latency] tbody tr:nth-child(1) td').textContent;
-                       if (now !== before) { requestAnimationFrame(() => done(performance.now() - t0)); } else { setTimeout(wait, 1); } };
-                     wait();",
-                    vec![json!(target)],
-                )
-                .await
-                .unwrap();
-            times.push(ms.as_f64().unwrap());
-        }
-        times.sort_by(f64::total_cmp);
+        let times = switch_times(&c).await;
         eprintln!("switch baseline, 3 runs x 2,000 transactions: median {:.0} ms (min {:.0}, max {:.0}, n={})", times[4], times[0], times[8], times.len());
     })
     .await;
+}
+
+/// Switches the baseline between run-c and run-b nine times on the latency view; the times from
+/// the change event to the first frame with the new table, sorted.
+pub async fn switch_times(c: &Client) -> Vec<f64> {
+    let mut times = Vec::new();
+    for i in 0..9 {
+        let target = if i % 2 == 0 { "run-c" } else { "run-b" };
+        let ms = c
+            .execute_async(
+                "const [id, done] = arguments; const sel = document.querySelector('[data-testid=baseline]');
+                 const before = document.querySelector('table[data-table=latency] tbody tr:nth-child(1) td').textContent;
+                 const t0 = performance.now(); sel.value = id; sel.dispatchEvent(new Event('change'));
+                 const wait = () => { const now = document.querySelector('table[data-table=latency] tbody tr:nth-child(1) td').textContent;
+                   if (now !== before) { requestAnimationFrame(() => done(performance.now() - t0)); } else { setTimeout(wait, 1); } };
+                 wait();",
+                vec![json!(target)],
+            )
+            .await
+            .unwrap();
+        times.push(ms.as_f64().unwrap());
+    }
+    times.sort_by(f64::total_cmp);
+    times
 }
 
 #[tokio::test]

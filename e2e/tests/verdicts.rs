@@ -120,24 +120,7 @@ async fn bench_switch_time_with_histograms() {
         wait_text(&c, ".report h1", "Generated").await;
         c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
         wait_text(&c, "table[data-table='latency']", "tx0000").await;
-        let mut times = Vec::new();
-        for i in 0..9 {
-            let target = if i % 2 == 0 { "run-c" } else { "run-b" };
-            let ms = c
-                .execute_async(
-                    "const [id, done] = arguments; const sel = document.querySelector('[data-testid=baseline]');
-                     const before = document.querySelector('table[data-table=latency] tbody tr:nth-child(1) td').textContent;
-                     const t0 = performance.now(); sel.value = id; sel.dispatchEvent(new Event('change'));
-                     const wait = () => { const now = document.querySelector('table[data-table=latency] tbody tr:nth-child(1) td').textContent;
-                       if (now !== before) { requestAnimationFrame(() => done(performance.now() - t0)); } else { setTimeout(wait, 1); } };
-                     wait();",
-                    vec![serde_json::json!(target)],
-                )
-                .await
-                .unwrap();
-            times.push(ms.as_f64().unwrap());
-        }
-        times.sort_by(f64::total_cmp);
+        let times = super::loading::switch_times(&c).await;
         eprintln!("switch baseline, 3 runs x 2,000 transactions with histograms: median {:.0} ms (min {:.0}, max {:.0})", times[4], times[0], times[8]);
     })
     .await;
