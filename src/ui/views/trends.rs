@@ -45,17 +45,28 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
     if by == crate::analysis::trend::ORDER_BUNDLE || !x.iter().all(|v| seen.insert(v.clone())) {
         x = labels.to_vec();
     }
-    let y: Vec<Option<f64>> = t.row.cells.iter().map(|c| c.value).collect();
+    // Durations and sizes in a unit a reader can take in (hours, GiB), not 40,200 seconds.
+    let max = t.row.cells.iter().filter_map(|c| c.value).fold(0.0f64, |m, v| m.max(v.abs()));
+    let (scale, unit_name) = match unit {
+        crate::bundle::Unit::S if max >= 7200.0 => (3600.0, "hours"),
+        crate::bundle::Unit::S if max >= 120.0 => (60.0, "minutes"),
+        crate::bundle::Unit::Bytes if max >= 1073741824.0 => (1073741824.0, "GiB"),
+        crate::bundle::Unit::Bytes if max >= 1048576.0 => (1048576.0, "MiB"),
+        u => (1.0, crate::analysis::unit_name(u)),
+    };
+    let y: Vec<Option<f64>> = t.row.cells.iter().map(|c| c.value.map(|v| v / scale)).collect();
+    // The line joins comparable runs only: a failed run's figure would drag it down.
+    let line_y: Vec<Option<f64>> = t.row.cells.iter().zip(&y).map(|(c, v)| if c.verdict == Verdict::NotComparable { None } else { *v }).collect();
     let mut plot = Plot::new();
     plot.add_trace(
-        Scatter::new(x.clone(), y.clone())
+        Scatter::new(x.clone(), line_y)
             .mode(Mode::Lines)
             .line(Line::new().color(p.same).width(1.5))
             .connect_gaps(true)
             .show_legend(false)
             .hover_info(HoverInfo::Skip),
     );
-    if let Some(b) = t.row.cells.get(t.baseline).and_then(|c| c.value) {
+    if let Some(b) = t.row.cells.get(t.baseline).and_then(|c| c.value).map(|b| b / scale) {
         let delta = match t.row.spec.measure {
             Measure::Relative => Some(b.abs() * threshold / 100.0),
             Measure::Points => Some(threshold),
@@ -114,7 +125,7 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
         themed(Layout::new(), dark)
             .height(400)
             .x_axis(x_axis)
-            .y_axis(axis(dark, &format!("{} ({})", t.row.label(), crate::analysis::unit_name(unit))))
+            .y_axis(axis(dark, &format!("{} ({unit_name})", t.row.label())))
             .hover_mode(plotly::layout::HoverMode::Closest)
             .margin(plotly::layout::Margin::new().left(10).right(10).top(20).bottom(10))
             // Below the plot: the mode bar sits at the top right.
