@@ -1,13 +1,25 @@
 //! Benchmark of the work behind a baseline/candidate switch on a large bundle: `analysis::compare`
-//! and the latency table for 2 runs × 2,000 transactions. Run: `cargo bench --bench compare`.
-//! Prints the median of 31 runs (no timing assertions anywhere).
+//! and the latency table for 2 runs × 2,000 transactions, and the bootstrap intervals of the same
+//! runs when every transaction carries a histogram. Run: `cargo bench --bench compare`.
+//! Prints the median of the runs (no timing assertions anywhere).
 
-use runlens::analysis::compare;
-use runlens::bundle::{Run, Transaction};
+use runlens::analysis::{compare_with, intervals, Intervals};
+use runlens::bundle::{Histogram, Run, Transaction};
+use runlens::model::Thresholds;
 use runlens::tables::{latency_table, RowFilter};
 use std::time::Instant;
 
-fn run(id: &str, n: usize, k: f64) -> Run {
+/// A histogram of `samples` values around `b` ms in buckets about 3 % wide, as the importers
+/// write them for transactions with many distinct values.
+fn histogram(b: f64, samples: u64) -> Histogram {
+    let bounds: Vec<f64> = (0..150).map(|i| b * 0.3 * 1.03f64.powi(i)).collect();
+    let weights: Vec<f64> = (0..150).map(|i| (-((i as f64 - 40.0) / 18.0).powi(2)).exp()).collect();
+    let total: f64 = weights.iter().sum();
+    let counts = weights.iter().map(|w| (w / total * samples as f64).round() as u64 + 1).collect();
+    Histogram { upper_bounds_ms: bounds, counts }
+}
+
+fn run(id: &str, n: usize, k: f64, with_histograms: bool) -> Run {
     Run {
         id: id.into(),
         label: id.into(),
@@ -26,6 +38,7 @@ fn run(id: &str, n: usize, k: f64) -> Run {
                     min_ms: Some(b * 0.2),
                     max_ms: Some(b * 4.0),
                     throughput_per_s: Some(12.5),
+                    histogram: with_histograms.then(|| histogram(b, 1000)),
                     ..Default::default()
                 }
             })
@@ -39,18 +52,35 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
 fn main() {
-    let (a, b) = (run("a", 2000, 1.0), run("b", 2000, 1.1));
+    let th = Thresholds::default();
+    let (a, b) = (run("a", 2000, 1.0, false), run("b", 2000, 1.1, false));
     let labels = vec!["a".to_string(), "b".to_string()];
     let (mut t_cmp, mut t_tab) = (Vec::new(), Vec::new());
     for _ in 0..31 {
         let t0 = Instant::now();
-        let rows = compare(&[&a, &b], 0.05);
-        t_cmp.push(t0.elapsed().as_secs_f64() * 1e3);
+        let rows = compare_with(&[&a, &b], &th, &Intervals::default());
+        t_cmp.push(ms(t0));
         let t1 = Instant::now();
         let t = latency_table(&rows, &labels, &RowFilter::default());
-        t_tab.push(t1.elapsed().as_secs_f64() * 1e3);
+        t_tab.push(ms(t1));
         assert_eq!(t.rows.len(), 4000);
     }
     println!("compare 2x2000: median {:.2} ms; latency_table: median {:.2} ms", median(t_cmp), median(t_tab));
+    let (ha, hb) = (run("a", 2000, 1.0, true), run("b", 2000, 1.1, true));
+    let mut t_iv = Vec::new();
+    for _ in 0..5 {
+        let t0 = Instant::now();
+        let iv = intervals(&[&ha, &hb]);
+        t_iv.push(ms(t0));
+        assert_eq!(iv.len(), 2000);
+    }
+    println!(
+        "bootstrap intervals (median and p95, 1,000 replicates each) for 2,000 transactions with 150-bucket histograms: median {:.0} ms",
+        median(t_iv)
+    );
 }

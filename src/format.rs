@@ -39,7 +39,8 @@ pub fn number(v: f64) -> String {
     }
 }
 
-/// Seconds as "9 h 47 min", "57 min", "42 s", "1.5 s".
+/// Seconds as "9 h 47 min", "57 min 12 s", "42 s", "1.5 s": to the second below an hour and to
+/// the minute above, so two durations that differ by more than 2 % never read the same.
 pub fn duration_s(secs: f64) -> String {
     if !secs.is_finite() {
         return "–".into();
@@ -48,6 +49,13 @@ pub fn duration_s(secs: f64) -> String {
     let s = secs.abs();
     if s < 60.0 {
         return format!("{sign}{} s", number(s));
+    }
+    if s < 3570.0 {
+        let total = s.round() as u64;
+        return match (total / 60, total % 60) {
+            (m, 0) => format!("{sign}{m} min"),
+            (m, sec) => format!("{sign}{m} min {sec} s"),
+        };
     }
     let total_min = (s / 60.0).round() as u64;
     let (h, m) = (total_min / 60, total_min % 60);
@@ -98,13 +106,39 @@ pub fn delta(d: f64, unit: Unit) -> String {
         Unit::Percent => format!("{} pp", number(d.abs())),
         _ => value(d.abs(), unit),
     };
-    if d > 0.0 {
+    signed(d, body)
+}
+
+/// `body` (a magnitude) with the sign of `v`: "+", a real minus "−", or none for zero.
+fn signed(v: f64, body: String) -> String {
+    if v > 0.0 {
         format!("+{body}")
-    } else if d < 0.0 {
+    } else if v < 0.0 {
         format!("−{body}")
     } else {
         body
     }
+}
+
+/// A relative change as it is shown: rounded to 0.1 % (0.0781 -> 0.078). Verdicts are taken on
+/// this value, so that a cell never reads "+5.0%" with two different verdicts.
+pub fn shown_relative(r: f64) -> f64 {
+    (r * 1000.0).round() / 1000.0
+}
+
+/// A change in percentage points as it is shown, to `decimals` places.
+pub fn shown_points(p: f64, decimals: usize) -> f64 {
+    let k = 10f64.powi(decimals as i32);
+    (p * k).round() / k
+}
+
+/// A signed change in percentage points: "+0.2 pp", "−1.25 pp".
+pub fn points(p: f64, decimals: usize) -> String {
+    if !p.is_finite() {
+        return "–".into();
+    }
+    let v = shown_points(p, decimals);
+    signed(v, format!("{:.*} pp", decimals, v.abs()))
 }
 
 /// A relative change (a fraction) as a signed percentage: -0.1239 -> "−12.4%".
@@ -112,7 +146,8 @@ pub fn relative(r: f64) -> String {
     if !r.is_finite() {
         return "–".into();
     }
-    let pct = (r * 1000.0).round() / 10.0;
+    let pct = shown_relative(r) * 100.0;
+    let pct = (pct * 10.0).round() / 10.0;
     if pct > 0.0 {
         format!("+{pct:.1}%")
     } else if pct < 0.0 {
@@ -141,6 +176,9 @@ mod tests {
         assert_eq!(duration_s(35220.0), "9 h 47 min");
         assert_eq!(duration_s(40200.0), "11 h 10 min");
         assert_eq!(duration_s(3420.0), "57 min");
+        assert_eq!(duration_s(89.0), "1 min 29 s", "not \"1 min\": 60 s vs 89 s is +48 %");
+        assert_eq!(duration_s(60.0), "1 min");
+        assert_eq!(duration_s(3590.0), "1 h");
         assert_eq!(duration_s(3600.0), "1 h");
         assert_eq!(duration_s(42.0), "42 s");
         assert_eq!(duration_s(-4980.0), "−1 h 23 min");
@@ -158,6 +196,11 @@ mod tests {
         assert_eq!(relative((35220.0 - 40200.0) / 40200.0), "−12.4%");
         assert_eq!(relative(0.078), "+7.8%");
         assert_eq!(relative(0.0), "0.0%");
+        assert_eq!(relative(0.04999), "+5.0%");
+        assert_eq!(shown_relative(0.04999), 0.05);
+        assert_eq!(points(0.2, 1), "+0.2 pp");
+        assert_eq!(points(-0.004, 2), "0.00 pp");
+        assert_eq!(points(-1.254, 2), "−1.25 pp");
         assert_eq!(delta(-4980.0, Unit::S), "−1 h 23 min");
         assert_eq!(delta(12.0, Unit::Ms), "+12 ms");
         assert_eq!(value(200.0, Unit::Percent), "200%");

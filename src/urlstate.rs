@@ -2,6 +2,8 @@
 //! `parse` and `to_query`. An unknown or invalid parameter is dropped with a notice; the rest
 //! still applies. Parameters are documented in README.md.
 
+use crate::model::{Family, Thresholds};
+
 /// Which view is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum View {
@@ -11,11 +13,12 @@ pub enum View {
     Latency,
     Resources,
     Indices,
+    Trends,
     Config,
 }
 
 impl View {
-    pub const ALL: [View; 6] = [View::Overview, View::Compare, View::Latency, View::Resources, View::Indices, View::Config];
+    pub const ALL: [View; 7] = [View::Overview, View::Compare, View::Latency, View::Resources, View::Indices, View::Trends, View::Config];
 
     pub fn slug(self) -> &'static str {
         match self {
@@ -24,6 +27,7 @@ impl View {
             View::Latency => "latency",
             View::Resources => "resources",
             View::Indices => "indices",
+            View::Trends => "trends",
             View::Config => "config",
         }
     }
@@ -35,6 +39,7 @@ impl View {
             View::Latency => "Latency",
             View::Resources => "Resources",
             View::Indices => "Index sizes",
+            View::Trends => "Trends",
             View::Config => "Configuration",
         }
     }
@@ -51,7 +56,7 @@ pub enum Theme {
 }
 
 /// Everything a link restores.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct UrlState {
     /// Bundles to fetch, in order (`src`, repeatable).
     pub src: Vec<String>,
@@ -66,38 +71,71 @@ pub struct UrlState {
     pub embed: bool,
     /// `theme=light|dark`; absent follows the system.
     pub theme: Option<Theme>,
-    /// Change threshold in percent (`threshold=5`).
-    pub threshold_pct: f64,
+    /// Thresholds the link sets (`threshold`, `threshold.<family>`, `min_samples`).
+    pub thresholds: ThresholdParams,
     /// Name filter (`filter=`).
     pub filter: String,
     /// Show only regressions (`regressions=1`).
     pub regressions_only: bool,
-    /// Sort column (`sort=p95`, prefix `-` for descending).
+    /// Sort column (`sort=p95`, prefix `-` for descending; `change`: biggest changes first).
     pub sort: Option<String>,
+    /// Trends: the dimension runs are ordered by (`order=release`, `start`, …).
+    pub order: Option<String>,
+    /// Trends: the metric shown (`metric=Run duration`, `metric=search · p95`).
+    pub metric: Option<String>,
     /// Ingest workers that may share one large file (`workers=1..8`; default: the cores, at most 4).
     pub workers: Option<u8>,
 }
 
-pub const DEFAULT_THRESHOLD_PCT: f64 = 5.0;
+/// `sort` value for "biggest changes first".
+pub const SORT_BY_CHANGE: &str = "change";
+/// Largest threshold a link may set, in percent or percentage points.
+const MAX_THRESHOLD: f64 = 1000.0;
 
-impl Default for UrlState {
-    fn default() -> Self {
-        UrlState {
-            src: vec![],
-            view: View::default(),
-            base: None,
-            cand: None,
-            runs: vec![],
-            embed: false,
-            theme: None,
-            threshold_pct: DEFAULT_THRESHOLD_PCT,
-            filter: String::new(),
-            regressions_only: false,
-            sort: None,
-            workers: None,
+/// Thresholds set by a link, over the bundle's and the defaults: `threshold` sets every family,
+/// `threshold.<family>` one family (it wins over `threshold`), `min_samples` the minimum sample
+/// count of a transaction.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ThresholdParams {
+    pub all: Option<f64>,
+    pub family: [Option<f64>; 8],
+    pub min_samples: Option<u64>,
+}
+
+impl ThresholdParams {
+    pub fn get(&self, f: Family) -> Option<f64> {
+        Family::ALL.iter().position(|x| *x == f).and_then(|i| self.family[i])
+    }
+
+    pub fn set(&mut self, f: Family, v: Option<f64>) {
+        if let Some(i) = Family::ALL.iter().position(|x| *x == f) {
+            self.family[i] = v;
         }
     }
+
+    pub fn is_empty(&self) -> bool {
+        *self == ThresholdParams::default()
+    }
+
+    /// `base` (the bundle's thresholds over the defaults) with this link's on top.
+    pub fn apply(&self, base: Thresholds) -> Thresholds {
+        let mut t = base;
+        for f in Family::ALL {
+            if let Some(v) = self.get(f).or(self.all) {
+                t.set(f, v);
+            }
+        }
+        if let Some(n) = self.min_samples {
+            t.min_samples = n;
+        }
+        t
+    }
 }
+
+fn threshold_value(v: &str) -> Option<f64> {
+    v.parse::<f64>().ok().filter(|t| t.is_finite() && (0.0..=MAX_THRESHOLD).contains(t))
+}
+
 
 fn flag(v: &str) -> Option<bool> {
     match v {
@@ -133,12 +171,17 @@ impl UrlState {
                     "dark" => { s.theme = Some(Theme::Dark); true }
                     _ => false,
                 },
-                "threshold" => v
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|t| t.is_finite() && (0.0..=1000.0).contains(t))
-                    .map(|t| s.threshold_pct = t)
-                    .is_some(),
+                "threshold" => threshold_value(v).map(|t| s.thresholds.all = Some(t)).is_some(),
+                "min_samples" => v.parse::<u64>().ok().filter(|n| *n <= 1_000_000_000).map(|n| s.thresholds.min_samples = Some(n)).is_some(),
+                _ if k.starts_with("threshold.") && Family::from_slug(&k["threshold.".len()..]).is_some() => {
+                    let f = Family::from_slug(&k["threshold.".len()..]);
+                    match (f, threshold_value(v)) {
+                        (Some(f), Some(t)) => { s.thresholds.set(f, Some(t)); true }
+                        _ => false,
+                    }
+                }
+                "order" => (!v.is_empty()).then(|| s.order = Some(v.to_string())).is_some(),
+                "metric" => (!v.is_empty()).then(|| s.metric = Some(v.to_string())).is_some(),
                 "filter" => { s.filter = v.to_string(); true }
                 "regressions" => flag(v).map(|b| s.regressions_only = b).is_some(),
                 "sort" => (!v.is_empty()).then(|| s.sort = Some(v.to_string())).is_some(),
@@ -181,8 +224,16 @@ impl UrlState {
         if let Some(t) = self.theme {
             q.append_pair("theme", if t == Theme::Dark { "dark" } else { "light" });
         }
-        if self.threshold_pct != d.threshold_pct {
-            q.append_pair("threshold", &self.threshold_pct.to_string());
+        if let Some(t) = self.thresholds.all {
+            q.append_pair("threshold", &t.to_string());
+        }
+        for f in Family::ALL {
+            if let Some(t) = self.thresholds.get(f) {
+                q.append_pair(&format!("threshold.{}", f.slug()), &t.to_string());
+            }
+        }
+        if let Some(n) = self.thresholds.min_samples {
+            q.append_pair("min_samples", &n.to_string());
         }
         if !self.filter.is_empty() {
             q.append_pair("filter", &self.filter);
@@ -193,10 +244,21 @@ impl UrlState {
         if let Some(s) = &self.sort {
             q.append_pair("sort", s);
         }
+        if let Some(o) = &self.order {
+            q.append_pair("order", o);
+        }
+        if let Some(m) = &self.metric {
+            q.append_pair("metric", m);
+        }
         if let Some(n) = self.workers {
             q.append_pair("workers", &n.to_string());
         }
         q.finish()
+    }
+
+    /// The thresholds in force: defaults, under the bundle's, under the link's.
+    pub fn thresholds(&self, ws: &crate::model::Workspace) -> Thresholds {
+        self.thresholds.apply(ws.thresholds())
     }
 }
 
@@ -273,10 +335,16 @@ mod tests {
             runs: vec!["a".into(), "b,".replace(',', "")],
             embed: true,
             theme: Some(Theme::Dark),
-            threshold_pct: 2.5,
+            thresholds: ThresholdParams {
+                all: Some(2.5),
+                family: [Some(7.5), None, Some(0.25), None, None, None, None, Some(10.0)],
+                min_samples: Some(100),
+            },
             filter: "search & co".into(),
             regressions_only: true,
             sort: Some("-p95".into()),
+            order: Some("release".into()),
+            metric: Some("search · p95".into()),
             workers: Some(2),
         };
         let q = s.to_query();
@@ -340,7 +408,8 @@ mod tests {
         let run = |id: &str| Run { id: id.into(), label: id.into(), ..Default::default() };
         ws.add("b", Bundle { format: "runlens-bundle".into(), version: 1, report: Report::default(),
             runs: vec![run("a"), run("b"), run("c")],
-            comparisons: vec![Comparison { baseline: "c".into(), candidates: vec!["a".into(), "b".into()], ..Default::default() }] }, vec![]);
+            comparisons: vec![Comparison { baseline: "c".into(), candidates: vec!["a".into(), "b".into()], ..Default::default() }],
+            thresholds: None }, vec![]);
         let mut s = UrlState::default();
         assert_eq!(s.selected_runs(&ws), vec!["c", "a", "b"], "the declared comparison, all candidates");
         s.cand = Some("b".into());
@@ -358,11 +427,36 @@ mod tests {
     }
 
     #[test]
+    fn thresholds_from_link_over_bundle_over_defaults() {
+        let (s, notices) = UrlState::parse("threshold=3&threshold.latency=8&threshold.error_rate=0.5&min_samples=50");
+        assert!(notices.is_empty(), "{notices:?}");
+        let bundle = crate::bundle::Thresholds { latency: Some(6.0), cpu: Some(2.0), size: Some(9.0), ..Default::default() };
+        let t = s.thresholds.apply(Thresholds::default().with_bundle(&bundle));
+        assert_eq!(t.of(Family::Latency), 8.0, "a family parameter wins over `threshold`");
+        assert_eq!(t.of(Family::Cpu), 3.0, "`threshold` wins over the bundle");
+        assert_eq!((t.of(Family::ErrorRate), t.min_samples), (0.5, 50));
+        let (only, _) = UrlState::parse("threshold.cpu=1");
+        let t = only.thresholds.apply(Thresholds::default().with_bundle(&bundle));
+        assert_eq!((t.of(Family::Cpu), t.of(Family::Size), t.of(Family::Latency)), (1.0, 9.0, 6.0), "the bundle's where the link says nothing");
+        assert_eq!(UrlState::parse(&s.to_query()).0, s, "round trip");
+    }
+
+    #[test]
+    fn bad_threshold_fields_are_dropped_alone() {
+        let (s, notices) = UrlState::parse("threshold.latency=fast&threshold.nope=3&min_samples=-1&threshold.cpu=2000&threshold.memory=4&view=trends");
+        assert_eq!(s.thresholds.get(Family::Memory), Some(4.0));
+        assert_eq!((s.thresholds.get(Family::Latency), s.thresholds.get(Family::Cpu), s.thresholds.min_samples), (None, None, None));
+        assert_eq!(s.view, View::Trends);
+        assert_eq!(notices.len(), 4, "{notices:?}");
+        assert!(notices.iter().any(|n| n.contains("threshold.nope")));
+    }
+
+    #[test]
     fn bad_fields_are_dropped_not_the_url() {
         let (s, notices) = UrlState::parse("view=nope&base=a&threshold=-3&colour=red&theme=dark&embed=maybe");
         assert_eq!(s.view, View::Overview);
         assert_eq!(s.base.as_deref(), Some("a"));
-        assert_eq!(s.threshold_pct, DEFAULT_THRESHOLD_PCT);
+        assert_eq!(s.thresholds.all, None);
         assert_eq!(s.theme, Some(Theme::Dark));
         assert!(!s.embed);
         assert_eq!(notices.len(), 4, "{notices:?}");

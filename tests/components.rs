@@ -45,7 +45,7 @@ fn latency_fixture(n: usize) -> Table {
         ..Default::default()
     };
     let (a, b) = (run("a", 1.0), run("b", 1.2));
-    let rows = analysis::compare(&[&a, &b], 0.05);
+    let rows = analysis::compare(&[&a, &b], &Default::default());
     latency_table(&rows, &["A".into(), "B".into()], &RowFilter::default())
 }
 
@@ -61,12 +61,14 @@ async fn table_renders_caption_scopes_and_coloured_deltas() {
     assert_eq!(texts(&root, "caption"), vec!["Latency per transaction"]);
     assert_eq!(root.query_selector_all("thead th[scope=col]").unwrap().length(), 12);
     assert_eq!(root.query_selector_all("tbody th[scope=row]").unwrap().length(), 6);
-    let worse = texts(&root, "tbody .delta.v-worse");
-    assert_eq!(worse.len(), 3, "every p95 of B is 20 % slower: {worse:?}");
+    let worse = texts(&root, "tbody .delta.v-worse.up");
+    assert_eq!(worse.len(), 3, "every p95 of B is 20 % slower, an upward change: {worse:?}");
     assert!(worse.iter().all(|t| t == "+20.0%"), "{worse:?}");
+    let title = root.query_selector("tbody .delta.v-worse").unwrap().unwrap().get_attribute("title").unwrap_or_default();
+    assert!(title.starts_with("+20.0% is beyond the 5% latency threshold"), "the reason on hover: {title}");
     // Follow-up rows of a group blank the transaction name.
     assert_eq!(texts(&root, "tbody tr.follow th"), vec!["", "", ""]);
-    assert_eq!(Verdict::Worse.label(), "worse");
+    assert_eq!(Verdict::Regressed.label(), "regressed");
 }
 
 #[wasm_bindgen_test]

@@ -160,11 +160,11 @@ fn full_bundle_reads_every_field() {
     assert_eq!(idx.store_size, Some(ByteSize(832)));
     assert_eq!(idx.pri_store_size, Some(ByteSize(15_872)));
 
-    let dirs: Vec<Direction> = run.kpis.iter().map(|k| k.direction).collect();
+    let dirs: Vec<Option<Direction>> = run.kpis.iter().map(|k| k.direction).collect();
     assert_eq!(
         dirs,
-        [Direction::LowerIsBetter, Direction::HigherIsBetter, Direction::Neutral, Direction::LowerIsBetter],
-        "direction defaults to lower_is_better"
+        [Some(Direction::LowerIsBetter), Some(Direction::HigherIsBetter), Some(Direction::Neutral), None],
+        "a direction left out stays unstated (the comparison infers it from name and unit)"
     );
     let units: Vec<Unit> = run.kpis.iter().map(|k| k.unit).collect();
     assert_eq!(units, [Unit::S, Unit::PerSecond, Unit::Count, Unit::Bytes]);

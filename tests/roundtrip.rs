@@ -79,7 +79,7 @@ fn index() -> impl Strategy<Value = IndexStats> {
 }
 
 fn kpi() -> impl Strategy<Value = Kpi> {
-    let direction = prop_oneof![Just(Direction::LowerIsBetter), Just(Direction::HigherIsBetter), Just(Direction::Neutral)];
+    let direction = option::of(prop_oneof![Just(Direction::LowerIsBetter), Just(Direction::HigherIsBetter), Just(Direction::Neutral)]);
     (text(), num(), unit(), direction, option::of(text())).prop_map(|(name, value, unit, direction, note)| Kpi { name, value, unit, direction, note })
 }
 
@@ -119,9 +119,10 @@ fn bundle() -> impl Strategy<Value = Bundle> {
             let runs: Vec<_> = ids.iter().cloned().map(run).collect();
             let comparisons = vec((0..n, vec(0..n, 1..3), option::of(text())), 0..2);
             let report = (text(), option::of(text()), vec(text(), 0..3), vec((text(), text()), 0..2), vec((text(), option::of(text())), 0..2));
-            (runs, comparisons, report, Just(ids))
+            let thresholds = option::of((option::of(0.0..50.0f64), option::of(0.0..5.0f64), option::of(1u64..100)));
+            (runs, comparisons, report, Just(ids), thresholds)
         })
-        .prop_map(|(runs, comparisons, (title, purpose, summary, links, tickets), ids)| Bundle {
+        .prop_map(|(runs, comparisons, (title, purpose, summary, links, tickets), ids, thresholds)| Bundle {
             format: FORMAT_NAME.into(),
             version: FORMAT_VERSION,
             report: Report {
@@ -137,6 +138,7 @@ fn bundle() -> impl Strategy<Value = Bundle> {
                 .into_iter()
                 .map(|(b, cands, title)| Comparison { title, baseline: ids[b].clone(), candidates: cands.into_iter().map(|c| ids[c].clone()).collect(), note: None })
                 .collect(),
+            thresholds: thresholds.map(|(latency, error_rate, min_samples)| runlens::bundle::Thresholds { latency, error_rate, min_samples, ..Default::default() }),
         })
 }
 

@@ -116,12 +116,12 @@ async fn compare_view_threshold_and_regressions_filter() {
     with_browser(|c| async move {
         c.goto(&site(&format!("?src={SEED000}&view=compare&base=orchid&cand=poppy-t2"))).await.unwrap();
         let d = wait_text(&c, "table[data-table='compare-duration']", "Run duration").await;
-        assert!(d.contains("−12.4%") && d.contains("better"), "{d}");
-        let summary = wait_text(&c, "[data-testid='compare-summary']", "worse").await;
+        assert!(d.contains("−12.4%") && d.contains("improved"), "{d}");
+        let summary = wait_text(&c, "[data-testid='summary']", "regressed").await;
         c.find(Locator::Css("[data-testid='regressions']")).await.unwrap().click().await.unwrap();
         let q = query(&c).await;
         assert!(q.contains("regressions=1"), "{q}");
-        // Only rows with a regression remain: duration (better) is gone.
+        // Only rows with a regression remain: duration (improved) is gone.
         assert!(c.find_all(Locator::Css("table[data-table='compare-duration']")).await.unwrap().is_empty(), "{summary}");
     })
     .await;
@@ -129,6 +129,7 @@ async fn compare_view_threshold_and_regressions_filter() {
 
 mod hostile;
 mod loading;
+mod verdicts;
 
 /// A bundle of `runs` runs with `n` transactions each, for size and speed checks.
 pub fn generated_bundle(runs: usize, n: usize) -> String {

@@ -52,7 +52,8 @@ pub fn show_everything(bundle: Bundle, warnings: Vec<runlens::bundle::Warning>) 
     let ids = ws.default_selection();
     let runs: Vec<_> = ids.iter().filter_map(|id| ws.run(id)).collect();
     let labels: Vec<String> = runs.iter().map(|r| r.label.clone()).collect();
-    let rows = runlens::analysis::compare(&runs, 0.05);
+    let th = runlens::model::Thresholds::default();
+    let rows = runlens::analysis::compare(&runs, &th);
     let filter = RowFilter { text: "a".into(), regressions_only: true };
     let mut all = vec![tables::latency_table(&rows, &labels, &RowFilter::default()), tables::latency_table(&rows, &labels, &filter)];
     for s in [Section::Duration, Section::Kpi, Section::Transaction, Section::Resource, Section::Index, Section::Error, Section::Tenant] {
@@ -69,7 +70,7 @@ pub fn show_everything(bundle: Bundle, warnings: Vec<runlens::bundle::Warning>) 
         let _ = runlens::chart_text::chart_text(&r.label);
     }
     if let (Some((a, b)), Some(row)) = (runlens::analysis::grid_dims(&runs), rows.first()) {
-        let _ = runlens::analysis::grid(&runs, row, (&a, &b), 0.05);
+        let _ = runlens::analysis::grid(&runs, row, (&a, &b), &th);
     }
     for t in &all {
         for c in 0..t.columns.len() {

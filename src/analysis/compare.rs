@@ -1,137 +1,193 @@
 //! N-run comparison: one row per (section, key, metric), one cell per run, each judged against
-//! the baseline (the first run).
+//! the baseline (the first run) by `judge`. Bootstrap intervals (`intervals`) depend only on the
+//! runs, so a caller can keep them while thresholds change (`compare_with`).
 
-use crate::bundle::{Direction, Run, Unit};
-use crate::model::{facts, Section};
-use std::collections::HashMap;
-
-/// How a value compares with the baseline's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Verdict {
-    /// The baseline itself.
-    Baseline,
-    Better,
-    Worse,
-    /// Changed by less than the threshold.
-    Same,
-    /// Changed beyond the threshold, in a metric with no better direction.
-    Changed,
-    /// Present here, absent from the baseline.
-    Added,
-    /// Present in the baseline, absent here.
-    Removed,
-    /// Absent in both.
-    Missing,
-}
-
-impl Verdict {
-    pub fn label(self) -> &'static str {
-        match self {
-            Verdict::Baseline => "baseline",
-            Verdict::Better => "better",
-            Verdict::Worse => "worse",
-            Verdict::Same => "within threshold",
-            Verdict::Changed => "changed",
-            Verdict::Added => "added",
-            Verdict::Removed => "removed",
-            Verdict::Missing => "–",
-        }
-    }
-}
-
-/// One run's value in a row.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Cell {
-    pub value: Option<f64>,
-    /// Value minus the baseline's.
-    pub abs: Option<f64>,
-    /// Relative change as a fraction of the baseline's magnitude.
-    pub rel: Option<f64>,
-    pub verdict: Verdict,
-}
+use super::judge::{judge, Side};
+use super::noise::{self, Interval};
+pub use super::judge::{Cell, Change, Method, Verdict, Why};
+use crate::bundle::{Histogram, Run, RunStatus, Unit};
+use crate::model::{facts, Fact, Section, Spec, Thresholds};
+use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
     pub section: Section,
     pub key: String,
     pub metric: String,
+    /// The baseline's unit (else the first run's that has the row).
     pub unit: Unit,
-    pub direction: Direction,
+    pub spec: Spec,
     /// One cell per run, the baseline first.
     pub cells: Vec<Cell>,
 }
 
 impl Row {
-    /// Whether any run is worse than the baseline (for "regressions only" filters).
+    /// Whether any run regressed against the baseline (see `Cell::is_regression`).
     pub fn has_regression(&self) -> bool {
-        self.cells.iter().any(|c| c.verdict == Verdict::Worse)
+        self.cells.iter().any(Cell::is_regression)
+    }
+
+    /// "key · metric", or the key alone.
+    pub fn label(&self) -> String {
+        if self.metric.is_empty() { self.key.clone() } else { format!("{} · {}", self.key, self.metric) }
+    }
+
+    /// The reason of cell `i`'s verdict in a sentence.
+    pub fn reason(&self, i: usize) -> String {
+        self.cells.get(i).map(|c| c.reason(&self.spec)).unwrap_or_default()
     }
 }
 
-pub(crate) fn judge(base: Option<f64>, value: Option<f64>, direction: Direction, threshold: f64) -> Cell {
-    match (base, value) {
-        (Some(b), Some(v)) => {
-            let abs = v - b;
-            let rel = if b != 0.0 { Some(abs / b.abs()) } else if v == 0.0 { Some(0.0) } else { None };
-            let beyond = rel.is_none_or(|r| r.abs() >= threshold);
-            let verdict = if !beyond || abs == 0.0 {
-                Verdict::Same
-            } else {
-                match direction {
-                    Direction::LowerIsBetter if abs < 0.0 => Verdict::Better,
-                    Direction::HigherIsBetter if abs > 0.0 => Verdict::Better,
-                    Direction::Neutral => Verdict::Changed,
-                    _ => Verdict::Worse,
-                }
-            };
-            Cell { value: Some(v), abs: Some(abs), rel, verdict }
+/// Latency statistics that get a bootstrap interval when both runs carry histograms.
+pub const INTERVAL_METRICS: [(&str, f64); 2] = [("median", 0.5), ("p95", 0.95)];
+
+/// Bootstrap intervals of the selected runs: per run (the baseline's list is empty), transaction
+/// name → an interval per `INTERVAL_METRICS`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Intervals {
+    per_run: Vec<HashMap<String, [Option<Interval>; 2]>>,
+}
+
+impl Intervals {
+    fn get(&self, run: usize, key: &str, metric: &str) -> Option<Interval> {
+        let m = INTERVAL_METRICS.iter().position(|(m, _)| *m == metric)?;
+        self.per_run.get(run)?.get(key)?[m]
+    }
+
+    /// How many (run, transaction) pairs have intervals.
+    pub fn len(&self) -> usize {
+        self.per_run.iter().map(HashMap::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+fn histograms(run: &Run) -> HashMap<&str, &Histogram> {
+    let mut out = HashMap::new();
+    for t in &run.transactions {
+        if let Some(h) = &t.histogram {
+            out.entry(t.name.as_str()).or_insert(h);
         }
-        (None, Some(v)) => Cell { value: Some(v), abs: None, rel: None, verdict: Verdict::Added },
-        (Some(_), None) => Cell { value: None, abs: None, rel: None, verdict: Verdict::Removed },
-        (None, None) => Cell { value: None, abs: None, rel: None, verdict: Verdict::Missing },
     }
+    out
 }
 
-/// Compares `runs[1..]` with `runs[0]`. `threshold` is a fraction (0.05 = 5 %): smaller relative
-/// changes are `Same`. Rows keep the order in which keys first appear, grouped by section.
-pub fn compare(runs: &[&Run], threshold: f64) -> Vec<Row> {
-    let all: Vec<Vec<crate::model::Fact>> = runs.iter().map(|r| facts(r)).collect();
+/// Bootstrap intervals of every transaction that has a histogram in the baseline and a run.
+pub fn intervals(runs: &[&Run]) -> Intervals {
+    intervals_of(runs, None)
+}
+
+/// Intervals of all transactions, or only of the one named `only`.
+fn intervals_of(runs: &[&Run], only: Option<&str>) -> Intervals {
+    let Some(base) = runs.first() else { return Intervals::default() };
+    let base_h = histograms(base);
+    let boot = noise::Bootstrap::new(noise::SEED);
+    let per_run = runs
+        .iter()
+        .enumerate()
+        .map(|(ri, run)| {
+            // A failed run is not comparable: no interval is worth its time.
+            let failed = |r: &Run| matches!(r.status, RunStatus::Failed | RunStatus::Aborted);
+            if ri == 0 || base_h.is_empty() || failed(base) || failed(run) {
+                return HashMap::new();
+            }
+            histograms(run)
+                .into_iter()
+                .filter(|(name, _)| only.is_none_or(|o| o == *name))
+                .filter_map(|(name, hb)| {
+                    let ha = base_h.get(name)?;
+                    Some((name.to_string(), INTERVAL_METRICS.map(|(_, q)| boot.quantile_change(ha, hb, q, noise::seed(name, q)))))
+                })
+                .collect()
+        })
+        .collect();
+    Intervals { per_run }
+}
+
+/// Compares `runs[1..]` with `runs[0]` under `th`, computing bootstrap intervals as needed.
+pub fn compare(runs: &[&Run], th: &Thresholds) -> Vec<Row> {
+    compare_with(runs, th, &intervals(runs))
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    value: f64,
+    unit: Unit,
+    samples: Option<f64>,
+    seconds: Option<f64>,
+}
+
+/// Compares `runs[1..]` with `runs[0]` with intervals computed before. Rows keep the order in
+/// which keys first appear, grouped by section.
+pub fn compare_with(runs: &[&Run], th: &Thresholds, iv: &Intervals) -> Vec<Row> {
+    align(runs, th, iv, None)
+}
+
+/// One row only: (section, key, metric) across `runs`, judged against `runs[0]` as `compare`
+/// would, without the work for every other row (trends, grids).
+pub fn compare_one(runs: &[&Run], th: &Thresholds, section: Section, key: &str, metric: &str) -> Option<Row> {
+    let iv = if section == Section::Transaction { intervals_of(runs, Some(key)) } else { Intervals::default() };
+    align(runs, th, &iv, Some((section, key, metric))).into_iter().next()
+}
+
+fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, &str, &str)>) -> Vec<Row> {
+    let all: Vec<Vec<Fact>> = runs.iter().map(|r| facts(r)).collect();
     let mut rows: Vec<Row> = Vec::new();
     let mut index: HashMap<(Section, &str, &str), usize> = HashMap::with_capacity(all.first().map_or(0, Vec::len));
-    let mut values: Vec<Vec<Option<f64>>> = Vec::new();
+    let mut slots: Vec<Vec<Option<Slot>>> = Vec::new();
+    let mut sections: Vec<HashSet<Section>> = vec![HashSet::new(); runs.len()];
+    let mut keys: Vec<HashSet<(Section, &str)>> = vec![HashSet::new(); runs.len()];
     for (ri, run_facts) in all.iter().enumerate() {
         for f in run_facts {
+            sections[ri].insert(f.section);
+            keys[ri].insert((f.section, &f.key));
+            if only.is_some_and(|(s, k, m)| (s, k, m) != (f.section, &*f.key, &*f.metric)) {
+                continue;
+            }
             let i = *index.entry((f.section, &f.key, &f.metric)).or_insert_with(|| {
                 rows.push(Row {
                     section: f.section,
                     key: f.key.to_string(),
                     metric: f.metric.to_string(),
                     unit: f.unit,
-                    direction: f.direction,
+                    spec: f.spec,
                     cells: Vec::new(),
                 });
-                values.push(vec![None; runs.len()]);
+                slots.push(vec![None; runs.len()]);
                 rows.len() - 1
             });
             // The first occurrence wins (the loader warns about duplicates).
-            values[i][ri].get_or_insert(f.value);
+            slots[i][ri].get_or_insert(Slot { value: f.value, unit: f.unit, samples: f.samples, seconds: f.seconds });
         }
     }
-    for (row, vals) in rows.iter_mut().zip(values) {
-        let base = vals.first().copied().flatten();
-        row.cells = vals
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                if i == 0 {
-                    Cell { value: *v, abs: None, rel: None, verdict: if v.is_some() { Verdict::Baseline } else { Verdict::Missing } }
-                } else {
-                    judge(base, *v, row.direction, threshold)
+    for (row, slot) in rows.iter_mut().zip(&slots) {
+        let side = |ri: usize| {
+            let s = slot[ri];
+            Side {
+                value: s.map(|s| s.value),
+                unit: s.map_or(row.unit, |s| s.unit),
+                samples: s.and_then(|s| s.samples),
+                seconds: s.and_then(|s| s.seconds),
+                status: runs[ri].status,
+                has_key: keys[ri].contains(&(row.section, row.key.as_str())),
+                has_section: sections[ri].contains(&row.section),
+            }
+        };
+        let base = side(0);
+        row.cells = (0..runs.len())
+            .map(|ri| {
+                if ri == 0 {
+                    return Cell::baseline(base.value, base.unit);
                 }
+                let interval = if row.section == Section::Transaction { iv.get(ri, &row.key, &row.metric) } else { None };
+                judge(&row.spec, row.section, &base, &side(ri), th, interval)
             })
             .collect();
     }
-    // Group by section, then by key in order of first appearance (a key's metrics stay together
+    drop(keys);
+    // Sections in order, then by key in order of first appearance (a key's metrics stay together
     // even when a later run adds metrics the baseline lacks); stable inside a key.
     let mut key_order: HashMap<(Section, &str), usize> = HashMap::new();
     let order: Vec<(Section, usize)> = rows
@@ -148,70 +204,5 @@ pub fn compare(runs: &[&Run], threshold: f64) -> Vec<Row> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bundle::{Kpi, Transaction};
-
-    fn run(id: &str, dur: Option<f64>, p95: Option<f64>, thr: Option<f64>) -> Run {
-        Run {
-            id: id.into(),
-            label: id.into(),
-            duration_s: dur,
-            transactions: p95
-                .map(|p| vec![Transaction { name: "search".into(), p95_ms: Some(p), throughput_per_s: thr, ..Default::default() }])
-                .unwrap_or_default(),
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    fn judges_direction_and_threshold() {
-        let (a, b) = (run("a", Some(40200.0), Some(100.0), Some(10.0)), run("b", Some(35220.0), Some(104.0), Some(12.0)));
-        let rows = compare(&[&a, &b], 0.05);
-        let dur = &rows[0];
-        assert_eq!(dur.section, Section::Duration);
-        assert_eq!(dur.cells[1].verdict, Verdict::Better);
-        assert!((dur.cells[1].rel.unwrap() + 0.12388).abs() < 1e-4);
-        let p95 = rows.iter().find(|r| r.metric == "p95").unwrap();
-        assert_eq!(p95.cells[1].verdict, Verdict::Same, "4 % is inside the 5 % threshold");
-        let thr = rows.iter().find(|r| r.metric == "throughput").unwrap();
-        assert_eq!(thr.cells[1].verdict, Verdict::Better, "higher throughput is better");
-        let strict = compare(&[&a, &b], 0.01);
-        assert_eq!(strict.iter().find(|r| r.metric == "p95").unwrap().cells[1].verdict, Verdict::Worse);
-    }
-
-    #[test]
-    fn marks_added_removed_and_neutral() {
-        let a = run("a", None, Some(100.0), None);
-        let mut b = run("b", Some(10.0), None, None);
-        b.kpis.push(Kpi { name: "docs".into(), value: 5.0, unit: Unit::Count, direction: Direction::Neutral, note: None });
-        let c = { let mut c = a.clone(); c.kpis.push(Kpi { name: "docs".into(), value: 9.0, unit: Unit::Count, direction: Direction::Neutral, note: None }); c };
-        let rows = compare(&[&c, &b], 0.05);
-        let p95 = rows.iter().find(|r| r.metric == "p95").unwrap();
-        assert_eq!(p95.cells[1].verdict, Verdict::Removed);
-        assert_eq!(rows.iter().find(|r| r.section == Section::Duration).unwrap().cells[1].verdict, Verdict::Added);
-        assert_eq!(rows.iter().find(|r| r.key == "docs").unwrap().cells[1].verdict, Verdict::Changed);
-        assert_eq!(p95.cells[0].verdict, Verdict::Baseline);
-    }
-
-    #[test]
-    fn metrics_of_one_key_stay_together() {
-        use crate::bundle::{Phase, Resource};
-        let res = |phases: Vec<Phase>| Resource { service: "s".into(), metric: "cpu".into(), unit: Unit::Percent, average: Some(1.0), phases, ..Default::default() };
-        let other = Resource { service: "t".into(), metric: "cpu".into(), unit: Unit::Percent, average: Some(2.0), ..Default::default() };
-        let a = Run { id: "a".into(), resources: vec![res(vec![]), other.clone()], ..Default::default() };
-        let b = Run { id: "b".into(), resources: vec![res(vec![Phase { label: "late".into(), average: Some(3.0), peak: None }]), other], ..Default::default() };
-        let keys: Vec<(String, String)> = compare(&[&a, &b], 0.05).into_iter().map(|r| (r.key, r.metric)).collect();
-        assert_eq!(keys, vec![("s · cpu".into(), "average".into()), ("s · cpu".into(), "average (late)".into()), ("t · cpu".into(), "average".into())]);
-    }
-
-    #[test]
-    fn zero_baseline_is_a_change_without_ratio() {
-        let mut a = run("a", Some(0.0), None, None);
-        let b = run("b", Some(5.0), None, None);
-        a.label = "zero".into();
-        let rows = compare(&[&a, &b], 0.05);
-        assert_eq!(rows[0].cells[1].rel, None);
-        assert_eq!(rows[0].cells[1].verdict, Verdict::Worse);
-    }
-}
+#[path = "compare_tests.rs"]
+mod tests;

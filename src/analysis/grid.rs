@@ -1,8 +1,9 @@
 //! Two-dimension grids: when the compared runs vary along two dimensions (release × users,
 //! platform × users), one metric laid out as a grid with deltas along both axes.
 
-use super::compare::{judge, Cell, Row};
+use super::compare::{compare_one, Cell, Row};
 use crate::bundle::Run;
+use crate::model::Thresholds;
 
 /// The two dimensions that vary among `runs` (at least two distinct values each), in the order
 /// the first run lists them. None when fewer or more than two vary: a third varying dimension
@@ -63,8 +64,9 @@ fn distinct(runs: &[&Run], dim: &str) -> Vec<String> {
 }
 
 /// Lays out `row` (a comparison row over `runs`, cells in the same order) on the grid of
-/// `dims`. The first run of a combination wins.
-pub fn grid(runs: &[&Run], row: &Row, dims: (&str, &str), threshold: f64) -> Grid {
+/// `dims`, each cell judged against its neighbours as a comparison of the two runs would judge
+/// it. The first run of a combination wins.
+pub fn grid(runs: &[&Run], row: &Row, dims: (&str, &str), th: &Thresholds) -> Grid {
     let (rd, cd) = dims;
     let (row_values, col_values) = (distinct(runs, rd), distinct(runs, cd));
     let find = |rv: &str, cv: &str| {
@@ -82,7 +84,10 @@ pub fn grid(runs: &[&Run], row: &Row, dims: (&str, &str), threshold: f64) -> Gri
                 .map(|(ci, idx)| {
                     let i = (*idx)?;
                     let v = value(i);
-                    let against = |other: Option<usize>| other.map(|o| judge(value(o), v, row.direction, threshold));
+                    let against = |other: Option<usize>| {
+                        let o = other?;
+                        compare_one(&[runs[o], runs[i]], th, row.section, &row.key, &row.metric).and_then(|r| r.cells.get(1).copied())
+                    };
                     Some(GridCell {
                         run_id: runs[i].id.clone(),
                         value: v,
@@ -99,7 +104,7 @@ pub fn grid(runs: &[&Run], row: &Row, dims: (&str, &str), threshold: f64) -> Gri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{compare, Verdict};
+    use crate::analysis::{compare, Change, Verdict};
 
     fn run(id: &str, platform: &str, users: &str, secs: f64) -> Run {
         let mut r = Run { id: id.into(), label: id.into(), duration_s: Some(secs), ..Default::default() };
@@ -114,17 +119,24 @@ mod tests {
         let refs: Vec<&Run> = runs.iter().collect();
         let dims = grid_dims(&refs).unwrap();
         assert_eq!(dims, ("platform".to_string(), "users".to_string()));
-        let rows = compare(&refs, 0.05);
-        let g = grid(&refs, &rows[0], (&dims.0, &dims.1), 0.05);
+        let th = crate::model::Thresholds::default();
+        let rows = compare(&refs, &th);
+        let g = grid(&refs, &rows[0], (&dims.0, &dims.1), &th);
         assert_eq!(g.row_values, vec!["classic", "eureka"]);
         assert_eq!(g.col_values, vec!["1", "20"], "numeric order");
         let d = g.cells[1][1].as_ref().unwrap();
         assert_eq!((d.run_id.as_str(), d.value), ("d", Some(120.0)));
         let left = d.vs_left.unwrap();
-        assert_eq!(left.verdict, Verdict::Worse, "eureka 20 users vs eureka 1 user");
-        assert!((left.rel.unwrap() - 120.0 / 90.0 + 1.0).abs() < 1e-9);
+        assert_eq!(left.verdict, Verdict::Regressed, "eureka 20 users vs eureka 1 user");
+        assert!(matches!(left.change, Some(Change::Rel(r)) if (r - 1.0 / 3.0).abs() < 1e-9), "{left:?}");
         let above = d.vs_above.unwrap();
-        assert!((above.rel.unwrap() - (120.0 - 110.0) / 110.0).abs() < 1e-9);
+        assert!(matches!(above.change, Some(Change::Rel(r)) if (r - 10.0 / 110.0).abs() < 1e-9), "{above:?}");
+        assert_eq!(above.verdict, Verdict::Regressed, "eureka vs classic at 20 users, +9.1 %");
+        let failed = Run { status: crate::bundle::RunStatus::Failed, ..runs[1].clone() };
+        let with_failed = [runs[0].clone(), failed, runs[2].clone(), runs[3].clone()];
+        let refs2: Vec<&Run> = with_failed.iter().collect();
+        let g2 = grid(&refs2, &compare(&refs2, &th)[0], (&dims.0, &dims.1), &th);
+        assert_eq!(g2.cells[1][1].as_ref().unwrap().vs_left.unwrap().verdict, Verdict::NotComparable, "against a failed run");
         assert!(g.cells[0][0].as_ref().unwrap().vs_left.is_none());
     }
 

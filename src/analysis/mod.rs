@@ -1,10 +1,18 @@
-//! Analysis: aligns the facts of several runs by key and judges each change against a threshold,
-//! knowing which direction is better. Also the configuration diff.
+//! Analysis: aligns the facts of several runs by key and judges each change against noise
+//! (thresholds per metric family, bootstrap intervals where runs carry distributions), knowing
+//! which direction is better. Also the summary of a comparison, trends over many runs, grids over
+//! two dimensions and the configuration diff.
 
 mod compare;
 mod config;
 mod grid;
+mod judge;
+pub mod noise;
+mod summary;
+pub mod trend;
 
-pub use compare::{compare, Cell, Row, Verdict};
-pub use grid::{grid, grid_dims, Grid, GridCell};
+pub use compare::{compare, compare_one, compare_with, intervals, Cell, Change, Intervals, Method, Row, Verdict, Why, INTERVAL_METRICS};
 pub use config::{config_diff, ConfigRow};
+pub use grid::{grid, grid_dims, Grid, GridCell};
+pub use judge::{points_decimals, unit_name};
+pub use summary::{summarize, Counts, Summary, Worst};

@@ -22,6 +22,60 @@ pub struct Bundle {
     /// Comparisons the author wants shown first (the first one is the default).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub comparisons: Vec<Comparison>,
+    /// Change thresholds the author judged the runs by; runlens' defaults fill in what is left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thresholds: Option<Thresholds>,
+}
+
+/// Changes smaller than a family's threshold are "within noise". Values are percent for relative
+/// changes, percentage points for values in percent and for error rates. Every field is optional.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Thresholds {
+    /// Latency statistics (mean, median, percentiles), percent. Default 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency: Option<f64>,
+    /// Throughput and other rates per second, percent. Default 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput: Option<f64>,
+    /// Error rates (errors ÷ samples), percentage points. Default 0.5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_rate: Option<f64>,
+    /// CPU utilization: percentage points when in percent, else percent. Default 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<f64>,
+    /// Memory: percentage points when in percent, else percent. Default 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<f64>,
+    /// Sizes (index store sizes, disk), percent. Default 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<f64>,
+    /// Durations (run duration, KPIs in seconds), percent. Default 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f64>,
+    /// Counts and other figures, percent (percentage points when in percent). Default 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<f64>,
+    /// Transactions with fewer samples than this in either run are "not enough data". Default 30.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_samples: Option<u64>,
+}
+
+impl Thresholds {
+    /// The threshold of a family by its name (`"latency"`, `"error_rate"`, …).
+    pub fn get(&self, family: &str) -> Option<f64> {
+        match family {
+            "latency" => self.latency,
+            "throughput" => self.throughput,
+            "error_rate" => self.error_rate,
+            "cpu" => self.cpu,
+            "memory" => self.memory,
+            "size" => self.size,
+            "duration" => self.duration,
+            "count" => self.count,
+            _ => None,
+        }
+    }
 }
 
 /// What the report is about, in the author's words.
@@ -313,8 +367,9 @@ pub struct Kpi {
     pub name: String,
     pub value: f64,
     pub unit: Unit,
-    #[serde(default)]
-    pub direction: Direction,
+    /// Which way is better; when left out, runlens infers it from the name and unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<Direction>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

@@ -35,6 +35,14 @@ pub(crate) fn validate(b: &Bundle, warnings: &mut Warnings) -> Result<(), Invali
             }
         }
     }
+    if let Some(t) = &b.thresholds {
+        const FAMILIES: [&str; 8] = ["latency", "throughput", "error_rate", "cpu", "memory", "size", "duration", "count"];
+        for f in FAMILIES {
+            if let Some(v) = t.get(f).filter(|v| !(v.is_finite() && *v >= 0.0)) {
+                warn(warnings, format!("thresholds.{f}"), format!("a threshold cannot be negative ({v}); the default is used"));
+            }
+        }
+    }
     Ok(())
 }
 

@@ -65,7 +65,7 @@ fn run(out: &mut String, r: &Run) {
         let _ = writeln!(out, "  dims {}", dims.join(" "));
     }
     for k in &r.kpis {
-        let _ = writeln!(out, "  kpi {:?} = {} {} {:?}", k.name, n(k.value), unit(k.unit), k.direction);
+        let _ = writeln!(out, "  kpi {:?} = {} {} {}", k.name, n(k.value), unit(k.unit), k.direction.map_or("Unstated".to_string(), |d| format!("{d:?}")));
     }
     for t in &r.transactions {
         let extra: String = t.percentiles.iter().map(|(k, v)| format!(" {k}={}", n(*v))).collect();

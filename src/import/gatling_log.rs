@@ -269,7 +269,7 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
         .collect();
     let mut kpis = run_kpis(&log.agg.total(), window);
     if log.users > 0 {
-        kpis.push(Kpi { name: "Users started".into(), value: log.users as f64, unit: Unit::Count, direction: Direction::Neutral, note: None });
+        kpis.push(Kpi { name: "Users started".into(), value: log.users as f64, unit: Unit::Count, direction: Some(Direction::Neutral), note: None });
     }
     let mut errors: Vec<(String, u64)> = log.errors.into_iter().collect();
     errors.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));

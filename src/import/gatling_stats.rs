@@ -249,7 +249,7 @@ fn walk(nodes: &[(String, Node)], ranks: &[f64; 4], parents: &[String], out: &mu
 }
 
 fn run_of(ctx: &mut Ctx, st: &Stats, transactions: Vec<Transaction>, from_file: bool) -> Run {
-    let kpi = |name: &str, value: f64, unit: Unit, direction: Direction, note: &str| Kpi { name: name.into(), value, unit, direction, note: Some(note.into()) };
+    let kpi = |name: &str, value: f64, unit: Unit, direction: Direction, note: &str| Kpi { name: name.into(), value, unit, direction: Some(direction), note: Some(note.into()) };
     let (ranks, _) = ranks(st);
     let total = st.number_of_requests.total.0.unwrap_or(0.0);
     let mut kpis = vec![kpi("Samples", total, Unit::Count, Direction::Neutral, "requests")];

@@ -108,7 +108,7 @@ impl Entry<'_> {
 /// Run KPIs from the `Total` row, with the names and meaning of `samples::run_kpis`.
 fn total_kpis(t: &Transaction, error_pct: Option<f64>) -> Vec<Kpi> {
     let from = "from the Total row of JMeter's dashboard";
-    let kpi = |name: &str, value: f64, unit, direction, note: String| Kpi { name: name.into(), value, unit, direction, note: Some(note) };
+    let kpi = |name: &str, value: f64, unit, direction, note: String| Kpi { name: name.into(), value, unit, direction: Some(direction), note: Some(note) };
     let mut out = Vec::new();
     if let Some(n) = t.samples {
         out.push(kpi("Samples", n as f64, Unit::Count, Direction::Neutral, from.into()));

@@ -147,7 +147,7 @@ fn transaction(ctx: &mut Ctx, cols: &[Col], names: &[String], row: &Row) -> (Tra
 /// KPIs from a TOTAL row, with the names and meaning of `samples::run_kpis`.
 fn total_kpis(t: &Transaction, error_pct: Option<f64>) -> Vec<Kpi> {
     let from = "from the report's TOTAL row";
-    let kpi = |name: &str, v: Option<f64>, unit, direction, note: String| v.map(|value| Kpi { name: name.into(), value, unit, direction, note: Some(note) });
+    let kpi = |name: &str, v: Option<f64>, unit, direction, note: String| v.map(|value| Kpi { name: name.into(), value, unit, direction: Some(direction), note: Some(note) });
     [
         kpi("Samples", t.samples.map(|n| n as f64), Unit::Count, Direction::Neutral, from.into()),
         kpi("Error rate", error_pct, Unit::Percent, Direction::LowerIsBetter, from.into()),

@@ -204,7 +204,7 @@ pub fn trend_transaction(m: &Metric, name: String) -> Transaction {
 }
 
 fn kpi(name: &str, value: f64, unit: Unit, direction: Direction, note: Option<&str>) -> Kpi {
-    Kpi { name: name.into(), value, unit, direction, note: note.map(str::to_string) }
+    Kpi { name: name.into(), value, unit, direction: Some(direction), note: note.map(str::to_string) }
 }
 
 /// The run of a summary.

@@ -212,7 +212,7 @@ impl Points {
             t.note = Some(if time { "custom trend".into() } else { "custom trend, not marked as a time: values are as recorded".into() });
         }
         let mut kpis = run_kpis(&self.requests.total(), window);
-        let kpi = |name: &str, value: f64, unit: Unit, direction: Direction, note: Option<&str>| Kpi { name: name.into(), value, unit, direction, note: note.map(str::to_string) };
+        let kpi = |name: &str, value: f64, unit: Unit, direction: Direction, note: Option<&str>| Kpi { name: name.into(), value, unit, direction: Some(direction), note: note.map(str::to_string) };
         let secs = match self.window {
             (Some(a), Some(b)) if b > a => Some((b - a) as f64 / 1000.0),
             _ => None,

@@ -277,7 +277,7 @@ pub(crate) fn total_kpis(t: &Transaction, throughput_note: &str) -> Vec<Kpi> {
         name: name.into(),
         value,
         unit,
-        direction,
+        direction: Some(direction),
         note: note.map(str::to_string),
     };
     let mut out = Vec::new();

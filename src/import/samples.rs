@@ -543,7 +543,7 @@ pub fn run_kpis(total: &LabelStats, window: (Option<i64>, Option<i64>)) -> Vec<K
         name: name.into(),
         value,
         unit,
-        direction,
+        direction: Some(direction),
         note,
     };
     let n = total.samples();

@@ -1,7 +1,9 @@
-//! Flattens a run into facts: one numeric value per (section, key, metric), with its unit and
-//! the direction in which it is better. Comparisons align facts of different runs by that key.
+//! Flattens a run into facts: one numeric value per (section, key, metric), with its unit, its
+//! `Spec` (family, direction, how to compare; see `metric`) and what a rate needs (samples,
+//! seconds). Comparisons align facts of different runs by that key.
 
-use crate::bundle::{Direction, Run, Unit};
+use super::metric::Spec;
+use crate::bundle::{Run, Unit};
 use std::borrow::Cow;
 
 /// Which part of a run a fact comes from; also the order sections are shown in.
@@ -17,6 +19,9 @@ pub enum Section {
 }
 
 impl Section {
+    pub const ALL: [Section; 7] =
+        [Section::Duration, Section::Kpi, Section::Transaction, Section::Resource, Section::Index, Section::Error, Section::Tenant];
+
     pub fn title(self) -> &'static str {
         match self {
             Section::Duration => "Duration",
@@ -26,6 +31,19 @@ impl Section {
             Section::Index => "Index sizes",
             Section::Error => "Errors",
             Section::Tenant => "Tenants",
+        }
+    }
+
+    /// What a run lacks when it has no fact of this section, e.g. "per-transaction latency".
+    pub fn data_name(self) -> &'static str {
+        match self {
+            Section::Duration => "run duration",
+            Section::Kpi => "KPIs",
+            Section::Transaction => "per-transaction latency",
+            Section::Resource => "resource figures",
+            Section::Index => "index statistics",
+            Section::Error => "error counts",
+            Section::Tenant => "tenant results",
         }
     }
 }
@@ -40,44 +58,61 @@ pub struct Fact<'a> {
     /// Which statistic of it: "p95", "average", "store size"; empty for KPIs.
     pub metric: Cow<'a, str>,
     pub unit: Unit,
-    pub direction: Direction,
+    pub spec: Spec,
     pub value: f64,
+    /// Samples behind the value: the transaction's (latency, errors), the run's total (error
+    /// list). Rates and the minimum-data rule use it.
+    pub samples: Option<f64>,
+    /// The run's duration, for errors per hour when sample counts are unknown.
+    pub seconds: Option<f64>,
 }
 
 struct Out<'f, 'a> {
     facts: &'f mut Vec<Fact<'a>>,
     section: Section,
     key: Cow<'a, str>,
+    samples: Option<f64>,
+    seconds: Option<f64>,
 }
 
 impl<'a> Out<'_, 'a> {
-    fn push(&mut self, metric: impl Into<Cow<'a, str>>, value: Option<f64>, unit: Unit, direction: Direction) {
+    fn push(&mut self, metric: impl Into<Cow<'a, str>>, value: Option<f64>, unit: Unit, spec: Spec) {
         if let Some(value) = value.filter(|v| v.is_finite()) {
             self.facts.push(Fact {
                 section: self.section,
                 key: self.key.clone(),
                 metric: metric.into(),
                 unit,
-                direction,
+                spec,
                 value,
+                samples: self.samples,
+                seconds: self.seconds,
             });
         }
     }
 }
 
+fn out<'f, 'a>(facts: &'f mut Vec<Fact<'a>>, section: Section, key: impl Into<Cow<'a, str>>) -> Out<'f, 'a> {
+    Out { facts, section, key: key.into(), samples: None, seconds: None }
+}
+
+/// Samples of a transaction: its count, else its histogram's.
+fn samples_of(t: &crate::bundle::Transaction) -> Option<f64> {
+    t.samples.or_else(|| t.histogram.as_ref().map(|h| h.counts.iter().sum())).map(|n| n as f64)
+}
+
 /// All facts of a run, in display order.
 pub fn facts(run: &Run) -> Vec<Fact<'_>> {
-    use Direction::*;
     let mut f = Vec::with_capacity(1 + run.transactions.len() * 11 + run.resources.len() * 3 + run.indices.len() * 4);
-    Out { facts: &mut f, section: Section::Duration, key: "Run duration".into() }
-        .push("", run.duration_s, Unit::S, LowerIsBetter);
+    out(&mut f, Section::Duration, "Run duration").push("", run.duration_s, Unit::S, Spec::duration());
     for k in &run.kpis {
-        Out { facts: &mut f, section: Section::Kpi, key: k.name.as_str().into() }.push("", Some(k.value), k.unit, k.direction);
+        out(&mut f, Section::Kpi, k.name.as_str()).push("", Some(k.value), k.unit, Spec::kpi(&k.name, k.unit, k.direction));
     }
     for t in &run.transactions {
-        let mut o = Out { facts: &mut f, section: Section::Transaction, key: t.name.as_str().into() };
-        o.push("samples", t.samples.map(|v| v as f64), Unit::Count, Neutral);
-        o.push("errors", t.errors.map(|v| v as f64), Unit::Count, LowerIsBetter);
+        let mut o = out(&mut f, Section::Transaction, t.name.as_str());
+        o.samples = samples_of(t);
+        o.push("samples", t.samples.map(|v| v as f64), Unit::Count, Spec::transaction("samples"));
+        o.push("errors", t.errors.map(|v| v as f64), Unit::Count, Spec::transaction("errors"));
         for (m, v) in [
             ("mean", t.mean_ms),
             ("median", t.median_ms),
@@ -87,39 +122,46 @@ pub fn facts(run: &Run) -> Vec<Fact<'_>> {
             ("min", t.min_ms),
             ("max", t.max_ms),
         ] {
-            o.push(m, v, Unit::Ms, LowerIsBetter);
+            o.push(m, v, Unit::Ms, Spec::transaction(m));
         }
         for (name, v) in &t.percentiles {
-            o.push(name.as_str(), Some(*v), Unit::Ms, LowerIsBetter);
+            o.push(name.as_str(), Some(*v), Unit::Ms, Spec::transaction(name));
         }
-        o.push("throughput", t.throughput_per_s, Unit::PerSecond, HigherIsBetter);
+        o.push("throughput", t.throughput_per_s, Unit::PerSecond, Spec::transaction("throughput"));
     }
     for r in &run.resources {
-        let key = format!("{} · {}", r.service, r.metric);
-        let mut o = Out { facts: &mut f, section: Section::Resource, key: key.into() };
-        o.push("peak", r.peak, r.unit, LowerIsBetter);
-        o.push("average", r.average, r.unit, LowerIsBetter);
-        o.push("min", r.min, r.unit, LowerIsBetter);
+        let spec = Spec::resource(&r.metric, r.unit);
+        let mut o = out(&mut f, Section::Resource, format!("{} · {}", r.service, r.metric));
+        o.push("peak", r.peak, r.unit, spec);
+        o.push("average", r.average, r.unit, spec);
+        o.push("min", r.min, r.unit, spec);
         for p in &r.phases {
-            o.push(format!("average ({})", p.label), p.average, r.unit, LowerIsBetter);
-            o.push(format!("peak ({})", p.label), p.peak, r.unit, LowerIsBetter);
+            o.push(format!("average ({})", p.label), p.average, r.unit, spec);
+            o.push(format!("peak ({})", p.label), p.peak, r.unit, spec);
         }
     }
     for x in &run.indices {
-        let mut o = Out { facts: &mut f, section: Section::Index, key: x.index.as_str().into() };
-        o.push("docs", x.docs_count.map(|v| v as f64), Unit::Count, Neutral);
-        o.push("deleted docs", x.docs_deleted.map(|v| v as f64), Unit::Count, LowerIsBetter);
-        o.push("store size", x.store_size.map(|v| v.0 as f64), Unit::Bytes, LowerIsBetter);
-        o.push("primary store size", x.pri_store_size.map(|v| v.0 as f64), Unit::Bytes, LowerIsBetter);
+        let mut o = out(&mut f, Section::Index, x.index.as_str());
+        o.push("docs", x.docs_count.map(|v| v as f64), Unit::Count, Spec::index("docs"));
+        o.push("deleted docs", x.docs_deleted.map(|v| v as f64), Unit::Count, Spec::index("deleted docs"));
+        o.push("store size", x.store_size.map(|v| v.0 as f64), Unit::Bytes, Spec::index("store size"));
+        o.push("primary store size", x.pri_store_size.map(|v| v.0 as f64), Unit::Bytes, Spec::index("primary store size"));
     }
+    let total_samples = run.transactions.iter().map(samples_of).try_fold(0.0, |acc, s| s.map(|s| acc + s));
     for e in &run.errors {
-        Out { facts: &mut f, section: Section::Error, key: e.message.as_str().into() }
-            .push("count", e.count.map(|v| v as f64), Unit::Count, LowerIsBetter);
+        let mut o = out(&mut f, Section::Error, e.message.as_str());
+        o.samples = total_samples.filter(|n| *n > 0.0);
+        o.seconds = run.duration_s.filter(|d| *d > 0.0);
+        o.push("count", e.count.map(|v| v as f64), Unit::Count, Spec::error_entry());
     }
     for t in &run.tenants {
         for k in &t.kpis {
-            let key = format!("{} · {}", t.tenant, k.name);
-            Out { facts: &mut f, section: Section::Tenant, key: key.into() }.push("", Some(k.value), k.unit, k.direction);
+            out(&mut f, Section::Tenant, format!("{} · {}", t.tenant, k.name)).push(
+                "",
+                Some(k.value),
+                k.unit,
+                Spec::kpi(&k.name, k.unit, k.direction),
+            );
         }
     }
     f
@@ -128,7 +170,7 @@ pub fn facts(run: &Run) -> Vec<Fact<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bundle::{ByteSize, IndexStats, Transaction};
+    use crate::bundle::{ByteSize, ErrorEntry, IndexStats, Transaction};
 
     #[test]
     fn flattens_transactions_and_indices() {
@@ -136,13 +178,15 @@ mod tests {
             id: "a".into(),
             label: "A".into(),
             duration_s: Some(60.0),
-            transactions: vec![Transaction { name: "login".into(), p95_ms: Some(120.0), ..Default::default() }],
+            transactions: vec![Transaction { name: "login".into(), p95_ms: Some(120.0), samples: Some(40), ..Default::default() }],
             indices: vec![IndexStats { index: "i".into(), store_size: Some(ByteSize(10)), ..Default::default() }],
+            errors: vec![ErrorEntry { message: "boom".into(), count: Some(2), ..Default::default() }],
             ..Default::default()
         };
         let f = facts(&run);
-        assert_eq!(f.len(), 3);
-        assert_eq!((f[1].section, &*f[1].key, &*f[1].metric, f[1].value), (Section::Transaction, "login", "p95", 120.0));
-        assert_eq!((&*f[2].metric, f[2].unit), ("store size", Unit::Bytes));
+        assert_eq!(f.len(), 5);
+        assert_eq!((f[2].section, &*f[2].key, &*f[2].metric, f[2].value, f[2].samples), (Section::Transaction, "login", "p95", 120.0, Some(40.0)));
+        assert_eq!((&*f[3].metric, f[3].unit), ("store size", Unit::Bytes));
+        assert_eq!((f[4].samples, f[4].seconds), (Some(40.0), Some(60.0)), "run-level errors know the run's samples and duration");
     }
 }

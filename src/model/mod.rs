@@ -2,7 +2,9 @@
 //! No UI and no I/O: it knows nothing of where a bundle came from.
 
 mod facts;
+pub mod metric;
 mod workspace;
 
 pub use facts::{facts, Fact, Section};
+pub use metric::{Family, Measure, Spec, Thresholds};
 pub use workspace::{Source, Workspace, WorkspaceRun};

@@ -1,7 +1,7 @@
 //! A workspace: every bundle loaded so far, with their runs in one list. Run ids that collide
 //! across bundles are made unique (`id~2`), never dropped.
 
-use crate::bundle::{Bundle, Comparison, Report, Run, Warning};
+use crate::bundle::{Bundle, Comparison, Report, Run, Thresholds, Warning};
 
 /// One loaded file.
 #[derive(Debug, Clone, PartialEq)]
@@ -10,6 +10,8 @@ pub struct Source {
     pub name: String,
     pub report: Report,
     pub warnings: Vec<Warning>,
+    /// The thresholds the bundle states, if any.
+    pub thresholds: Option<Thresholds>,
 }
 
 /// A run with the index of the source it came from.
@@ -52,7 +54,7 @@ impl Workspace {
                 ..c
             });
         }
-        self.sources.push(Source { name: name.to_string(), report: bundle.report, warnings });
+        self.sources.push(Source { name: name.to_string(), report: bundle.report, warnings, thresholds: bundle.thresholds });
         renames
     }
 
@@ -80,6 +82,29 @@ impl Workspace {
         self.runs.iter().take(2).map(|r| r.run.id.clone()).collect()
     }
 
+    /// Selections that show data a view needs (`has`), for a view that would otherwise look
+    /// empty: the declared comparisons with a run that has it, else each such run alone. Each
+    /// comes with a label to offer it by ("20 users: non-Eureka vs Eureka").
+    pub fn selections_with(&self, has: impl Fn(&Run) -> bool) -> Vec<(String, Vec<String>)> {
+        let label = |id: &str| self.run(id).map_or(id.to_string(), |r| r.label.clone());
+        let mut out: Vec<(String, Vec<String>)> = self
+            .comparisons
+            .iter()
+            .filter(|c| std::iter::once(&c.baseline).chain(&c.candidates).any(|id| self.run(id).is_some_and(&has)))
+            .map(|c| {
+                let ids: Vec<String> = std::iter::once(&c.baseline).chain(&c.candidates).cloned().collect();
+                let name = c.title.clone().unwrap_or_else(|| {
+                    format!("{} vs {}", c.candidates.iter().map(|x| label(x)).collect::<Vec<_>>().join(", "), label(&c.baseline))
+                });
+                (name, ids)
+            })
+            .collect();
+        if out.is_empty() {
+            out = self.all_runs().filter(|r| has(r)).map(|r| (r.label.clone(), vec![r.id.clone()])).collect();
+        }
+        out
+    }
+
     /// Back to one bundle: the first source's report, every run and comparison. Loads back equal.
     pub fn to_bundle(&self) -> Option<Bundle> {
         let mut report = self.sources.first()?.report.clone();
@@ -95,7 +120,19 @@ impl Workspace {
             report,
             runs: self.runs.iter().map(|r| r.run.clone()).collect(),
             comparisons: self.comparisons.clone(),
+            thresholds: self.bundle_thresholds().cloned(),
         })
+    }
+
+    /// The first `thresholds` object of the loaded bundles (one workspace is judged by one set).
+    pub fn bundle_thresholds(&self) -> Option<&Thresholds> {
+        self.sources.iter().find_map(|s| s.thresholds.as_ref())
+    }
+
+    /// The thresholds in force before the URL's: the defaults under the bundle's.
+    pub fn thresholds(&self) -> super::metric::Thresholds {
+        let d = super::metric::Thresholds::default();
+        self.bundle_thresholds().map_or(d, |b| d.with_bundle(b))
     }
 }
 
@@ -110,6 +147,7 @@ mod tests {
             report: Report { title: "t".into(), ..Default::default() },
             runs: ids.iter().map(|i| Run { id: i.to_string(), label: i.to_string(), ..Default::default() }).collect(),
             comparisons: vec![Comparison { baseline: ids[0].into(), candidates: vec![ids[1].into()], ..Default::default() }],
+            thresholds: None,
         }
     }
 
@@ -123,5 +161,17 @@ mod tests {
         assert_eq!(w.comparisons[1].baseline, "x~2");
         assert_eq!(w.runs[2].source, 1);
         assert_eq!(w.default_selection(), vec!["x", "y"]);
+    }
+
+    #[test]
+    fn offers_selections_that_have_the_data() {
+        let mut w = Workspace::default();
+        let mut b = bundle(&["a", "b", "c"]);
+        b.comparisons.push(Comparison { title: Some("second".into()), baseline: "c".into(), candidates: vec!["b".into()], ..Default::default() });
+        w.add("x.json", b, vec![]);
+        let offers = w.selections_with(|r| r.id == "c");
+        assert_eq!(offers, vec![("second".to_string(), vec!["c".to_string(), "b".to_string()])]);
+        w.comparisons.clear();
+        assert_eq!(w.selections_with(|r| r.id == "c"), vec![("c".to_string(), vec!["c".to_string()])], "the run alone");
     }
 }

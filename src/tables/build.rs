@@ -1,27 +1,89 @@
 //! Builders: the tables each view shows, from runs and comparison rows.
 
-use super::{Cell, Column, DeltaText, Row, Table};
-use crate::analysis::{self, ConfigRow, Verdict};
+use super::{Cell, Column, Content, DeltaText, Judged, Row, SortKey, Table};
+use crate::analysis::{self, points_decimals, Change, ConfigRow, Verdict};
 use crate::bundle::{Run, RunStatus, Unit};
-use crate::model::{Section, Workspace};
+use crate::model::{Measure, Section, Spec, Workspace};
 use std::collections::HashMap;
 
-fn delta_note(c: &analysis::Cell, unit: crate::bundle::Unit) -> Option<(DeltaText, Verdict)> {
+/// The delta note of a judged cell: its change as shown, or a word where a number would mislead
+/// (a failed run's "−91 %").
+pub fn delta_text(c: &analysis::Cell, spec: &Spec) -> Option<DeltaText> {
     match c.verdict {
         Verdict::Baseline | Verdict::Missing => None,
-        Verdict::Added | Verdict::Removed => Some((DeltaText::Label(c.verdict.label()), c.verdict)),
-        v => match (c.rel, c.abs) {
-            (Some(r), _) => Some((DeltaText::Rel(r), v)),
-            (None, Some(a)) => Some((DeltaText::Abs(a, unit), v)),
-            _ => None,
-        },
+        Verdict::Added | Verdict::Removed | Verdict::NotComparable => Some(DeltaText::Label(c.verdict.label())),
+        _ => c.change.map(|ch| match ch {
+            Change::Rel(r) => DeltaText::Rel(r),
+            Change::Points(p) => DeltaText::Points(p, points_decimals(spec.family)),
+            Change::Abs(a) => DeltaText::Abs(a, c.unit),
+        }),
     }
 }
 
-fn value_cell(c: &analysis::Cell, unit: crate::bundle::Unit) -> Cell {
-    let mut cell = Cell::value(c.value, unit);
-    cell.delta = delta_note(c, unit);
+fn judged(c: &analysis::Cell, spec: &Spec) -> Option<Judged> {
+    (c.verdict != Verdict::Baseline).then_some(Judged { cell: *c, spec: *spec })
+}
+
+/// A value in its own unit with its delta, verdict and reason.
+pub fn value_cell(c: &analysis::Cell, spec: &Spec) -> Cell {
+    let mut cell = Cell::value(c.value, c.unit);
+    cell.delta = delta_text(c, spec).map(|d| (d, c.verdict));
+    cell.judged = judged(c, spec);
     cell
+}
+
+/// A verdict word, coloured, whose reason shows on hover and in exports.
+pub fn verdict_cell(c: &analysis::Cell, spec: &Spec) -> Cell {
+    let mut v = Cell::text(c.verdict.label());
+    v.verdict = Some(c.verdict);
+    v.judged = judged(c, spec);
+    v
+}
+
+/// How big a row's change is, for "biggest changes first": changes beyond noise first, each by
+/// its size in units of its threshold; vanished transactions and new errors among them.
+pub fn change_rank(r: &analysis::Row) -> Option<f64> {
+    r.cells.iter().skip(1).filter_map(|c| cell_rank(c, &r.spec)).fold(None, |m, x| Some(m.map_or(x, |m: f64| m.max(x))))
+}
+
+fn cell_rank(c: &analysis::Cell, spec: &Spec) -> Option<f64> {
+    use analysis::Why;
+    const BEYOND: f64 = 1e6;
+    if c.is_regression() && c.change.is_none() {
+        return Some(BEYOND + 1e3);
+    }
+    let t = match c.why {
+        Why::Threshold(t) | Why::NoDirection(t) => t,
+        Why::Interval { threshold, .. } => threshold,
+        _ => return None,
+    };
+    let size = c.change?.severity(spec.family, t).min(1e3);
+    Some(if c.verdict.is_beyond_noise() { BEYOND + size } else { size })
+}
+
+/// Which row of a key's group sorts it: p95, else median, mean, average, peak, store size.
+fn primary_rank(metric: &str) -> u8 {
+    match metric {
+        "" | "p95" => 0,
+        "median" => 1,
+        "mean" => 2,
+        "average" => 3,
+        "peak" => 4,
+        "store size" => 5,
+        _ => 9,
+    }
+}
+
+fn mark_primary(rows: &mut [Row], metrics: &[&str]) {
+    let mut start = 0;
+    while start < rows.len() {
+        let g = rows[start].group;
+        let end = start + rows[start..].iter().take_while(|r| r.group == g).count();
+        if let Some(best) = (start..end).min_by_key(|i| primary_rank(metrics[*i])) {
+            rows[best].primary = true;
+        }
+        start = end;
+    }
 }
 
 /// The runs of a workspace with their conditions (overview).
@@ -38,11 +100,11 @@ pub fn runs_table(ws: &Workspace) -> Table {
                 (s, None) => status_word(s).to_string(),
             };
             let mut status_cell = Cell::text(status);
-            if r.status != RunStatus::Completed {
-                status_cell.verdict = Some(Verdict::Worse);
+            if matches!(r.status, RunStatus::Failed | RunStatus::Aborted) {
+                status_cell.verdict = Some(Verdict::Regressed);
             }
-            Row {
-                cells: vec![
+            Row::new(
+                vec![
                     Cell::text(&r.label),
                     Cell::text(r.release.clone().unwrap_or_default()),
                     Cell::text(dims),
@@ -53,9 +115,8 @@ pub fn runs_table(ws: &Workspace) -> Table {
                     Cell::text(r.conditions.join("; ")),
                     Cell::text(r.notes.join(" ")),
                 ],
-                group: i,
-                highlight: false,
-            }
+                i,
+            )
         })
         .collect();
     Table {
@@ -66,7 +127,7 @@ pub fn runs_table(ws: &Workspace) -> Table {
     }
 }
 
-fn status_word(s: RunStatus) -> &'static str {
+pub(crate) fn status_word(s: RunStatus) -> &'static str {
     match s {
         RunStatus::Completed => "completed",
         RunStatus::Failed => "failed",
@@ -95,11 +156,10 @@ pub fn tenants_table(runs: &[Run]) -> Table {
                 .map(|k| format!("{}: {}", k.name, crate::format::value(k.value, k.unit)))
                 .collect::<Vec<_>>()
                 .join("; ");
-            rows.push(Row {
-                cells: vec![Cell::text(&run.label), Cell::text(&t.tenant), Cell::text(kpis), Cell::text(t.notes.join(" "))],
-                group: g,
-                highlight: false,
-            });
+            rows.push(Row::new(
+                vec![Cell::text(&run.label), Cell::text(&t.tenant), Cell::text(kpis), Cell::text(t.notes.join(" "))],
+                g,
+            ));
         }
     }
     Table {
@@ -136,6 +196,7 @@ pub fn compare_table(rows: &[analysis::Row], labels: &[String], section: Section
         columns.push(Column::text("Verdict"));
     }
     let mut out = Vec::new();
+    let mut metrics = Vec::new();
     let mut group = 0;
     let mut last_key: Option<&str> = None;
     for r in rows.iter().filter(|r| r.section == section && filter.keeps(r)) {
@@ -144,21 +205,40 @@ pub fn compare_table(rows: &[analysis::Row], labels: &[String], section: Section
             last_key = Some(&r.key);
         }
         let mut cells = vec![Cell::text(&r.key), Cell::text(if r.metric.is_empty() { "value" } else { &r.metric })];
-        cells.extend(r.cells.iter().map(|c| value_cell(c, r.unit)));
+        cells.extend(r.cells.iter().map(|c| value_cell(c, &r.spec)));
         if two {
             match r.cells.get(1) {
                 Some(c) => {
-                    cells.push(Cell::change(c.abs, r.unit));
-                    let mut v = Cell::text(c.verdict.label());
-                    v.verdict = Some(c.verdict);
-                    cells.push(v);
+                    cells.push(difference_cell(c, r));
+                    cells.push(verdict_cell(c, &r.spec));
                 }
                 None => cells.extend([Cell::empty(), Cell::empty()]),
             }
         }
-        out.push(Row { cells, group, highlight: r.has_regression() });
+        let mut row = Row::new(cells, group);
+        row.highlight = r.has_regression();
+        row.rank = change_rank(r);
+        out.push(row);
+        metrics.push(r.metric.as_str());
     }
+    mark_primary(&mut out, &metrics);
     Table { id: format!("compare-{}", section_slug(section)), caption: section.title().into(), columns, rows: out }
+}
+
+/// The Δ column: the absolute difference in the value's unit; for errors the change in error
+/// rate (what the verdict is about); nothing where the runs are not comparable.
+fn difference_cell(c: &analysis::Cell, r: &analysis::Row) -> Cell {
+    if c.verdict == Verdict::NotComparable {
+        return Cell::empty();
+    }
+    match (r.spec.measure, c.change) {
+        (Measure::ErrorRate, Some(ch)) => {
+            let text = format!("{} error rate", ch.text(r.spec.family, c.unit));
+            let n = ch.shown(r.spec.family);
+            Cell { content: Content::Text(text), sort: SortKey::Num(n), delta: None, verdict: None, judged: None }
+        }
+        _ => Cell::change(c.abs, c.unit),
+    }
 }
 
 fn section_key_label(s: Section) -> &'static str {
@@ -231,9 +311,9 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
                 match metrics.get(m) {
                     Some(r) if ri < r.cells.len() => {
                         let c = &r.cells[ri];
-                        regressed |= c.verdict == Verdict::Worse;
-                        let mut cell = value_cell(c, r.unit);
-                        if r.unit == Unit::Ms {
+                        regressed |= c.is_regression();
+                        let mut cell = value_cell(c, &r.spec);
+                        if c.unit == Unit::Ms {
                             // The column header says "(ms)".
                             cell.content = c.value.map_or(super::Content::Empty, super::Content::Number);
                         }
@@ -242,7 +322,10 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
                     _ => cells.push(Cell::empty()),
                 }
             }
-            out.push(Row { cells, group: g, highlight: regressed });
+            let mut row = Row::new(cells, g);
+            row.highlight = regressed;
+            row.rank = metrics.values().filter_map(|r| change_rank(r)).fold(None, |m, x| Some(m.map_or(x, |m: f64| m.max(x))));
+            out.push(row);
         }
     }
     let mut columns = vec![Column::text("Transaction"), Column::text("Run")];
@@ -281,6 +364,8 @@ pub fn indices_table(run: &Run) -> Table {
         .iter()
         .enumerate()
         .map(|(i, x)| Row {
+            primary: false,
+            rank: None,
             cells: vec![
                 Cell::text(&x.index),
                 Cell::text(x.health.clone().unwrap_or_default()),
@@ -327,7 +412,9 @@ pub fn config_table(rows: &[ConfigRow], labels: &[String], changed_only: bool, g
             }
             None => Cell::empty(),
         }));
-        out.push(Row { cells, group, highlight: r.changed });
+        let mut row = Row::new(cells, group);
+        row.highlight = r.changed;
+        out.push(row);
     }
     let id = format!("config-{}", group_name.to_lowercase());
     Table { id, caption: group_name.into(), columns, rows: out }
@@ -340,22 +427,22 @@ mod tests {
 
     #[test]
     fn latency_rows_carry_deltas() {
-        let t = |p95| Transaction { name: "search".into(), p95_ms: Some(p95), samples: Some(10), ..Default::default() };
+        let t = |p95| Transaction { name: "search".into(), p95_ms: Some(p95), samples: Some(100), ..Default::default() };
         let a = Run { id: "a".into(), label: "A".into(), transactions: vec![t(100.0)], ..Default::default() };
         let b = Run { id: "b".into(), label: "B".into(), transactions: vec![t(120.0)], ..Default::default() };
-        let rows = analysis::compare(&[&a, &b], 0.05);
+        let rows = analysis::compare(&[&a, &b], &Default::default());
         let labels = vec!["A".to_string(), "B".to_string()];
         let table = latency_table(&rows, &labels, &RowFilter::default());
         assert_eq!(table.rows.len(), 2);
         let p95 = &table.rows[1].cells[7];
         assert_eq!(p95.display(), "120");
-        assert_eq!(p95.plain(), "120 (+20.0%)");
-        assert_eq!(p95.delta.map(|d| d.1), Some(Verdict::Worse));
+        assert_eq!(p95.plain(), "120 (+20.0%, regressed)");
+        assert_eq!(p95.delta.map(|d| d.1), Some(Verdict::Regressed));
         assert!(table.rows[1].highlight);
         let none = latency_table(&rows, &labels, &RowFilter { text: "login".into(), regressions_only: false });
         assert!(none.rows.is_empty());
         let c = Run { id: "c".into(), label: "C".into(), ..Default::default() };
-        let rows3 = analysis::compare(&[&a, &b, &c], 0.05);
+        let rows3 = analysis::compare(&[&a, &b, &c], &Default::default());
         let t3 = latency_table(&rows3, &["A".into(), "B".into(), "C".into()], &RowFilter::default());
         assert_eq!(t3.rows.len(), 2, "C has no latency: no rows for it");
         assert_eq!(t3.caption, "Latency per transaction (no latency data in C)");

@@ -64,7 +64,7 @@ pub fn to_markdown(t: &Table) -> String {
 /// backslash cannot escape itself there (`\\` is a line break, and a trailing `\` would escape
 /// the cell's closing `|`), so it is written as the entity `&#92;`, and `&` as `&amp;` so that
 /// entities in the text stay text. Line breaks would end the row, so they become spaces.
-fn wiki_escape(s: &str) -> String {
+pub(crate) fn wiki_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         match c {
@@ -100,18 +100,18 @@ mod tests {
 
     fn table() -> Table {
         let mut c = Cell::value(Some(35220.0), Unit::S);
-        c.delta = Some((DeltaText::Rel((35220.0 - 40200.0) / 40200.0), Verdict::Better));
+        c.delta = Some((DeltaText::Rel((35220.0 - 40200.0) / 40200.0), Verdict::Improved));
         Table {
             id: "t".into(),
             caption: "Runs | all".into(),
             columns: vec![Column::text("Run, name"), Column::num("Duration")],
-            rows: vec![Row { cells: vec![Cell::text("Poppy \"t2\""), c], group: 0, highlight: false }],
+            rows: vec![Row::new(vec![Cell::text("Poppy \"t2\""), c], 0)],
         }
     }
 
     #[test]
     fn csv_quotes_and_keeps_deltas() {
-        assert_eq!(to_csv(&table()), "\"Run, name\",Duration\n\"Poppy \"\"t2\"\"\",9 h 47 min (−12.4%)\n");
+        assert_eq!(to_csv(&table()), "\"Run, name\",Duration\n\"Poppy \"\"t2\"\"\",\"9 h 47 min (−12.4%, improved)\"\n");
     }
 
     #[test]
@@ -125,7 +125,7 @@ mod tests {
     fn markdown_escapes_pipes_and_aligns_numbers() {
         let md = to_markdown(&table());
         assert!(md.starts_with("**Runs \\| all**\n\n| Run, name | Duration |\n|---|---:|\n"), "{md}");
-        assert!(md.contains("| Poppy \"t2\" | 9 h 47 min (−12.4%) |"));
+        assert!(md.contains("| Poppy \"t2\" | 9 h 47 min (−12.4%, improved) |"));
     }
 
     #[test]
@@ -143,13 +143,13 @@ mod tests {
         let mut t = table();
         t.rows[0].cells[0] = Cell::text(r"C:\dir\ & {html}");
         let w = to_confluence(&t);
-        assert!(w.ends_with("|C:&#92;dir&#92; &amp; \\{html\\}|9 h 47 min (−12.4%)|\n"), "{w}");
+        assert!(w.ends_with("|C:&#92;dir&#92; &amp; \\{html\\}|9 h 47 min (−12.4%, improved)|\n"), "{w}");
         assert!(!w.contains(r"\\"), "no backslash pair (a line break) comes from the text: {w}");
     }
 
     #[test]
     fn confluence_uses_double_bars_for_headers() {
         let w = to_confluence(&table());
-        assert_eq!(w, "*Runs \\| all*\n||Run, name||Duration||\n|Poppy \"t2\"|9 h 47 min (−12.4%)|\n");
+        assert_eq!(w, "*Runs \\| all*\n||Run, name||Duration||\n|Poppy \"t2\"|9 h 47 min (−12.4%, improved)|\n");
     }
 }

@@ -3,13 +3,20 @@
 
 mod build;
 mod export;
+mod report;
+mod report_render;
+mod trend;
 
 pub use build::*;
 pub use export::{to_confluence, to_csv, to_markdown};
+pub use report::{biggest_changes, report_page, ReportChart, ReportPage, METHOD};
+pub use report_render::{page_confluence, page_html, page_markdown};
+pub use trend::trend_table;
 
-use crate::analysis::Verdict;
+use crate::analysis::{self, Verdict};
 use crate::bundle::Unit;
 use crate::format;
+use crate::model::Spec;
 
 /// How a cell sorts.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +47,8 @@ pub enum DeltaText {
     Rel(f64),
     /// An absolute change, where no ratio exists (baseline zero).
     Abs(f64, Unit),
+    /// A change in percentage points, shown to this many decimals.
+    Points(f64, usize),
     Label(&'static str),
 }
 
@@ -48,9 +57,41 @@ impl DeltaText {
         match *self {
             DeltaText::Rel(r) => format::relative(r),
             DeltaText::Abs(a, u) => format::delta(a, u),
+            DeltaText::Points(p, d) => format::points(p, d),
             DeltaText::Label(l) => l.to_string(),
         }
     }
+
+    /// Which way the value moved, as shown: "up", "down" or "" (for the arrow, which follows the
+    /// change; the colour follows the verdict).
+    pub fn arrow(&self) -> &'static str {
+        let v = match *self {
+            DeltaText::Rel(r) => format::shown_relative(r),
+            DeltaText::Abs(a, _) => a,
+            DeltaText::Points(p, d) => format::shown_points(p, d),
+            DeltaText::Label(_) => 0.0,
+        };
+        if v > 0.0 { "up" } else if v < 0.0 { "down" } else { "" }
+    }
+}
+
+/// A judged cell of a comparison with its metric's spec: the reason of its verdict is rendered
+/// only when asked (a hover, an export), not for every cell of a large table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Judged {
+    pub cell: analysis::Cell,
+    pub spec: Spec,
+}
+
+impl Judged {
+    pub fn reason(&self) -> String {
+        self.cell.reason(&self.spec)
+    }
+}
+
+/// Verdicts whose word exports print next to the delta (colour is lost in text).
+fn says_verdict(v: Verdict) -> bool {
+    matches!(v, Verdict::Improved | Verdict::Regressed | Verdict::WithinNoise | Verdict::NotEnoughData | Verdict::Changed)
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -61,11 +102,13 @@ pub struct Cell {
     pub delta: Option<(DeltaText, Verdict)>,
     /// Verdict of the whole cell (e.g. a verdict column), for the colour.
     pub verdict: Option<Verdict>,
+    /// The judgement behind the delta or verdict, for its reason.
+    pub judged: Option<Judged>,
 }
 
 impl Cell {
     fn with(content: Content, sort: SortKey) -> Cell {
-        Cell { content, sort, delta: None, verdict: None }
+        Cell { content, sort, delta: None, verdict: None, judged: None }
     }
     pub fn text(s: impl Into<String>) -> Cell {
         let s = s.into();
@@ -96,11 +139,21 @@ impl Cell {
     pub fn delta_display(&self) -> Option<String> {
         self.delta.map(|(d, _)| d.render())
     }
-    /// The text with its delta, as exports print it: "9 h 47 min (−12.4%)".
+    /// The reason of the cell's verdict, if it has one.
+    pub fn reason(&self) -> Option<String> {
+        self.judged.map(|j| j.reason())
+    }
+    /// The text with its delta and verdict, as exports print it: "9 h 47 min (−12.4%, improved)";
+    /// a verdict cell with its reason: "regressed: +7.8%: 95% interval …".
     pub fn plain(&self) -> String {
-        match self.delta_display() {
-            Some(d) => format!("{} ({d})", self.display()),
-            None => self.display(),
+        match (self.delta, self.delta_display()) {
+            (Some((_, v)), Some(d)) if says_verdict(v) => format!("{} ({d}, {})", self.display(), v.label()),
+            (_, Some(d)) => format!("{} ({d})", self.display()),
+            (None, None) => match (self.verdict, self.reason()) {
+                (Some(_), Some(r)) => format!("{}: {r}", self.display()),
+                _ => self.display(),
+            },
+            _ => self.display(),
         }
     }
 }
@@ -128,7 +181,21 @@ pub struct Row {
     pub group: usize,
     /// Highlight (a changed configuration value, a regression).
     pub highlight: bool,
+    /// The row of its group whose values sort the group (a transaction's p95 rather than its
+    /// sample count); the first row when none is marked.
+    pub primary: bool,
+    /// How big the row's change is, for "biggest changes first" (see `change_rank`).
+    pub rank: Option<f64>,
 }
+
+impl Row {
+    pub fn new(cells: Vec<Cell>, group: usize) -> Row {
+        Row { cells, group, highlight: false, primary: false, rank: None }
+    }
+}
+
+/// Sort column meaning "biggest changes first" (`Table::sorted`).
+pub const BY_CHANGE: usize = usize::MAX;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
@@ -149,8 +216,16 @@ impl Table {
                 _ => groups.push(vec![r]),
             }
         }
-        let key = |g: &Vec<&Row>| g.iter().map(|r| r.cells.get(col).map(|c| c.sort.clone()).unwrap_or(SortKey::None))
-            .find(|k| *k != SortKey::None).unwrap_or(SortKey::None);
+        let key = |g: &Vec<&Row>| {
+            if col == BY_CHANGE {
+                let rank = g.iter().filter_map(|r| r.rank).fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
+                return rank.map_or(SortKey::None, SortKey::Num);
+            }
+            let of = |r: &&Row| r.cells.get(col).map(|c| c.sort.clone()).unwrap_or(SortKey::None);
+            g.iter().find(|r| r.primary).map(of).filter(|k| *k != SortKey::None)
+                .or_else(|| g.iter().map(of).find(|k| *k != SortKey::None))
+                .unwrap_or(SortKey::None)
+        };
         groups.sort_by(|a, b| {
             use std::cmp::Ordering::*;
             let (ka, kb) = (key(a), key(b));
@@ -176,11 +251,7 @@ mod tests {
 
     #[test]
     fn sorts_groups_together_and_empties_last() {
-        let row = |g, name: &str, v: Option<f64>| Row {
-            cells: vec![Cell::text(name), Cell::number(v)],
-            group: g,
-            highlight: false,
-        };
+        let row = |g, name: &str, v: Option<f64>| Row::new(vec![Cell::text(name), Cell::number(v)], g);
         let t = Table {
             id: "t".into(),
             caption: "t".into(),
@@ -191,5 +262,33 @@ mod tests {
         assert_eq!(names, vec!["c", "a", "", "b"]);
         let desc: Vec<String> = t.sorted(1, true).iter().map(|r| r.cells[0].display()).collect();
         assert_eq!(desc, vec!["a", "", "c", "b"]);
+    }
+
+    #[test]
+    fn a_group_sorts_by_its_primary_row_and_by_change() {
+        // Two transactions, each a group of (samples, p95) rows: sorting the run column must
+        // order them by p95, not by sample count.
+        let rows = [("slow", 10.0, 900.0, 0.5), ("fast", 5000.0, 100.0, 3.0)]
+            .iter()
+            .enumerate()
+            .flat_map(|(g, (name, samples, p95, rank))| {
+                let mut p = Row::new(vec![Cell::text(*name), Cell::number(Some(*p95))], g);
+                p.primary = true;
+                p.rank = Some(*rank);
+                [Row::new(vec![Cell::text(*name), Cell::number(Some(*samples))], g), p]
+            })
+            .collect();
+        let t = Table { id: "t".into(), caption: "t".into(), columns: vec![Column::text("n"), Column::num("v")], rows };
+        let first = |col, desc| t.sorted(col, desc)[0].cells[0].display();
+        assert_eq!(first(1, true), "slow", "900 ms p95 first, though it has fewer samples");
+        assert_eq!(first(BY_CHANGE, true), "fast");
+    }
+
+    #[test]
+    fn arrows_follow_the_change_not_the_verdict() {
+        assert_eq!(DeltaText::Rel(0.2).arrow(), "up", "a throughput rise is ▲ even when it is good");
+        assert_eq!(DeltaText::Rel(-0.1).arrow(), "down");
+        assert_eq!(DeltaText::Rel(0.0004).arrow(), "", "shown as 0.0%");
+        assert_eq!(DeltaText::Points(-0.2, 1).arrow(), "down");
     }
 }

@@ -220,6 +220,7 @@ fn Workspace() -> impl IntoView {
                 View::Latency => view! { <views::latency::Latency/> }.into_any(),
                 View::Resources => view! { <views::resources::Resources/> }.into_any(),
                 View::Indices => view! { <views::indices::Indices/> }.into_any(),
+                View::Trends => view! { <views::trends::Trends/> }.into_any(),
                 View::Config => view! { <views::config::Config/> }.into_any(),
             }}
         </main>

@@ -58,15 +58,20 @@ pub fn download(file_name: &str, mime: &str, content: &str) {
 
 pub fn download_blob(file_name: &str, blob: &web_sys::Blob) {
     let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
-    let doc = window().document().expect("document");
+    download_url(file_name, &url);
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Offers what `url` points to (a blob: or data: URL) as a file download.
+pub fn download_url(file_name: &str, url: &str) {
+    let Some(doc) = window().document() else { return };
     if let Ok(a) = doc.create_element("a") {
-        let _ = a.set_attribute("href", &url);
+        let _ = a.set_attribute("href", url);
         let _ = a.set_attribute("download", file_name);
         if let Some(a) = a.dyn_ref::<web_sys::HtmlElement>() {
             a.click();
         }
     }
-    let _ = web_sys::Url::revoke_object_url(&url);
 }
 
 pub fn set_root_theme(dark: bool) {

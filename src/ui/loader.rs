@@ -122,7 +122,7 @@ pub fn restore(state: AppState) {
                 let (done, loaded) = (done + 1, loaded + usize::from(ok));
                 count.set((done, loaded));
                 if done == total && loaded > 0 {
-                    state.notify(NoticeKind::Info, format!("Reopened {loaded} file(s) from your last visit; “Close all” forgets them."), vec![]);
+                    state.notify(NoticeKind::Info, format!("Reopened {loaded} file{} from your last visit; “Close all” forgets them.", if loaded == 1 { "" } else { "s" }), vec![]);
                 }
             });
         }

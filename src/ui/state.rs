@@ -3,7 +3,7 @@
 
 use crate::analysis::{self, Row};
 use crate::bundle::Run;
-use crate::model::Workspace;
+use crate::model::{Thresholds, Workspace};
 use crate::urlstate::{Theme, UrlState};
 use leptos::prelude::*;
 
@@ -39,7 +39,9 @@ pub struct AppState {
     pub runs: Memo<Vec<Run>>,
     /// Labels of the selected runs.
     pub labels: Memo<Vec<String>>,
-    /// The comparison of the selected runs at the current threshold.
+    /// The thresholds in force: defaults, the bundle's, the link's.
+    pub thresholds: Memo<Thresholds>,
+    /// The comparison of the selected runs under the thresholds.
     pub rows: Memo<Vec<Row>>,
     pub dark: Memo<bool>,
 }
@@ -82,11 +84,17 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
         let ids = selected.get();
         workspace.with(|w| ids.iter().filter_map(|id| w.run(id).map(|r| r.label.clone())).collect())
     });
-    let threshold = Memo::new(move |_| url.with(|u| u.threshold_pct) / 100.0);
-    let rows = Memo::new(move |_| {
-        let t = threshold.get();
+    let thresholds = Memo::new(move |_| url.with(|u| workspace.with(|w| u.thresholds(w))));
+    // Bootstrap intervals depend on the runs alone: computed once per selection, kept while the
+    // thresholds change.
+    let intervals = Memo::new(move |_| {
         let ids = selected.get();
-        workspace.with(|w| analysis::compare(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>(), t))
+        workspace.with(|w| analysis::intervals(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>()))
+    });
+    let rows = Memo::new(move |_| {
+        let th = thresholds.get();
+        let ids = selected.get();
+        intervals.with(|iv| workspace.with(|w| analysis::compare_with(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>(), &th, iv)))
     });
     let system_dark = RwSignal::new(system_dark);
     let dark = Memo::new(move |_| match url.with(|u| u.theme) {
@@ -104,6 +112,7 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
         selected,
         runs,
         labels,
+        thresholds,
         rows,
         dark,
     };

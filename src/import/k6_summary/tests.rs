@@ -97,8 +97,8 @@ fn tagged_sub_metrics_and_custom_trends_become_transactions() {
     // Throughput without a rate: count ÷ the test's duration.
     assert_eq!(kpi(&run, "Throughput"), Some(3.0));
     let dir = |n: &str| run.kpis.iter().find(|k| k.name == n).map(|k| (k.value, k.direction));
-    assert_eq!(dir("vote_error_rate"), Some((25.0, crate::bundle::Direction::LowerIsBetter)));
-    assert_eq!(dir("votes_ok"), Some((3.0, crate::bundle::Direction::HigherIsBetter)));
+    assert_eq!(dir("vote_error_rate"), Some((25.0, Some(crate::bundle::Direction::LowerIsBetter))));
+    assert_eq!(dir("votes_ok"), Some((3.0, Some(crate::bundle::Direction::HigherIsBetter))));
 }
 
 #[test]

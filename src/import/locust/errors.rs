@@ -29,7 +29,7 @@ fn total_kpi(name: &str, errors: &[ErrorEntry]) -> Kpi {
         name: name.into(),
         value: errors.iter().filter_map(|e| e.count).sum::<u64>() as f64,
         unit: Unit::Count,
-        direction: Direction::LowerIsBetter,
+        direction: Some(Direction::LowerIsBetter),
         note: None,
     }
 }

@@ -8,12 +8,14 @@ pub mod table_view;
 
 use crate::analysis::Verdict;
 
-/// CSS class of a verdict (colour plus an icon for those who cannot tell colours apart).
+/// CSS class of a verdict (its colour; the arrow beside a delta follows the change, not this).
 pub fn verdict_class(v: Verdict) -> &'static str {
     match v {
-        Verdict::Better => "v-better",
-        Verdict::Worse => "v-worse",
-        Verdict::Same => "v-same",
+        Verdict::Improved => "v-better",
+        Verdict::Regressed => "v-worse",
+        Verdict::WithinNoise => "v-same",
+        Verdict::NotEnoughData => "v-nodata",
+        Verdict::NotComparable => "v-nocompare",
         Verdict::Changed => "v-changed",
         Verdict::Added => "v-added",
         Verdict::Removed => "v-removed",

@@ -94,13 +94,17 @@ pub fn TableView(
                                 if numeric.get(i).copied().unwrap_or(false) { "num " } else { "" },
                                 c.verdict.map(verdict_class).unwrap_or("")
                             );
+                            // Reasons are rendered for the rows on screen only.
+                            let reason = c.reason();
                             let delta = c.delta.map(|(d, v)| {
-                                view! { <span class=format!("delta {}", verdict_class(v)) title=v.label()>{d.render()}</span> }
+                                let title = reason.clone().unwrap_or_else(|| v.label().to_string());
+                                view! { <span class=format!("delta {} {}", verdict_class(v), d.arrow()) title=title>{d.render()}</span> }
                             });
+                            let title = if c.delta.is_none() { reason } else { None };
                             if i == 0 {
                                 view! { <th scope="row" class=class>{text}{delta}</th> }.into_any()
                             } else {
-                                view! { <td class=class>{text}{delta}</td> }.into_any()
+                                view! { <td class=class title=title>{text}{delta}</td> }.into_any()
                             }
                         })
                         .collect_view();

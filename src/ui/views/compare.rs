@@ -1,40 +1,25 @@
 //! Compare: every facet of the selected runs matched by key, with deltas and verdicts, one table
-//! per section; a two-dimension grid when the runs vary along two dimensions.
+//! per section; the summary of each candidate on top; a two-dimension grid when the runs vary
+//! along two dimensions.
 
-use super::controls::{row_filter, FilterControls};
+use super::controls::{by_change, row_filter, FilterControls};
 use crate::model::Section;
-use crate::tables::compare_table;
+use crate::tables::{compare_table, BY_CHANGE};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
-
-const SECTIONS: [Section; 7] = [
-    Section::Duration,
-    Section::Kpi,
-    Section::Transaction,
-    Section::Resource,
-    Section::Index,
-    Section::Error,
-    Section::Tenant,
-];
 
 #[component]
 pub fn Compare() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let filter = row_filter(state);
+    let by_change = by_change(state);
     let present = Memo::new(move |_| {
-        state.rows.with(|rows| SECTIONS.iter().copied().filter(|s| rows.iter().any(|r| r.section == *s)).collect::<Vec<_>>())
+        state.rows.with(|rows| Section::ALL.iter().copied().filter(|s| rows.iter().any(|r| r.section == *s)).collect::<Vec<_>>())
     });
-    let summary = move || {
-        state.rows.with(|rows| {
-            let n = |v: crate::analysis::Verdict| rows.iter().filter(|r| r.cells.iter().skip(1).any(|c| c.verdict == v)).count();
-            use crate::analysis::Verdict::*;
-            format!("{} worse, {} better, {} within threshold, {} added, {} removed", n(Worse), n(Better), n(Same), n(Added), n(Removed))
-        })
-    };
     view! {
         <div class="compare">
             <FilterControls/>
-            <p class="summary-line" data-testid="compare-summary">{summary}</p>
+            <super::overview::SummaryLines/>
             <super::grid::GridPanel/>
             <Show when=move || present.with(|p| p.is_empty())>
                 <p class="empty">"The selected runs carry no numbers to compare."</p>
@@ -47,7 +32,14 @@ pub fn Compare() -> impl IntoView {
                         state.rows.with(|rows| compare_table(rows, &labels, section, &f))
                     });
                     let page = if section == Section::Transaction { 60 } else { crate::limits::TABLE_PAGE_ROWS };
-                    view! { <section class="section"><TableView table=table page_size=page group_rows=true/></section> }
+                    view! {
+                        <section class="section">
+                            {move || {
+                                let sort = RwSignal::new(by_change.get().then_some((BY_CHANGE, true)));
+                                view! { <TableView table=table page_size=page group_rows=true sort=sort/> }
+                            }}
+                        </section>
+                    }
                 }
             </For>
         </div>

@@ -24,7 +24,8 @@ pub fn Config() -> impl IntoView {
     view! {
         <div class="config">
             <Show when=move || diff.with(|d| !d.is_empty()) fallback=|| view! {
-                <p class="empty">"The selected runs state no module settings or infrastructure (runs[].modules, runs[].infrastructure)."</p>
+                <super::controls::NoData what="module settings or infrastructure" field="runs[].modules and runs[].infrastructure"
+                    has=|r| !r.modules.is_empty() || !r.infrastructure.is_empty()/>
             }>
                 <div class="controls">
                     <label><input type="checkbox" prop:checked=move || changed_only.get() data-testid="changed-only"

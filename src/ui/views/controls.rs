@@ -1,7 +1,11 @@
-//! Shared view controls: name filter, change threshold, "regressions only", all in the URL.
+//! Shared view controls, all in the URL: name filter, thresholds per metric family, "regressions
+//! only", "biggest changes first"; and the empty state that offers runs which have a view's data.
 
-use crate::tables::RowFilter;
+use crate::bundle::Run;
+use crate::model::Family;
+use crate::tables::{RowFilter, BY_CHANGE, METHOD};
 use crate::ui::AppState;
+use crate::urlstate::{ThresholdParams, SORT_BY_CHANGE};
 use leptos::prelude::*;
 
 /// The current row filter from the URL.
@@ -9,9 +13,28 @@ pub fn row_filter(state: AppState) -> Memo<RowFilter> {
     Memo::new(move |_| state.url.with(|u| RowFilter { text: u.filter.clone(), regressions_only: u.regressions_only }))
 }
 
+/// Whether the URL asks for the biggest changes first.
+pub fn by_change(state: AppState) -> Memo<bool> {
+    Memo::new(move |_| state.url.with(|u| u.sort.as_deref() == Some(SORT_BY_CHANGE)))
+}
+
 #[component]
-pub fn FilterControls(#[prop(default = true)] threshold: bool, #[prop(default = "Filter by name")] placeholder: &'static str) -> impl IntoView {
+pub fn FilterControls(
+    #[prop(default = true)] threshold: bool,
+    #[prop(default = "Filter by name")] placeholder: &'static str,
+    /// A table's own sort state, when the view keeps one (else the URL's `sort` is used).
+    #[prop(optional)]
+    sort: Option<RwSignal<Option<(usize, bool)>>>,
+) -> impl IntoView {
     let state = crate::ui::use_app_state();
+    let biggest = move || match sort {
+        Some(s) => s.with(|s| s.is_some_and(|(c, _)| c == BY_CHANGE)),
+        None => state.url.with(|u| u.sort.as_deref() == Some(SORT_BY_CHANGE)),
+    };
+    let set_biggest = move |on: bool| match sort {
+        Some(s) => s.set(on.then_some((BY_CHANGE, true))),
+        None => state.url.update(|u| u.sort = on.then(|| SORT_BY_CHANGE.to_string())),
+    };
     view! {
         <div class="controls">
             <label class="grow">
@@ -20,25 +43,97 @@ pub fn FilterControls(#[prop(default = true)] threshold: bool, #[prop(default = 
                     prop:value=move || state.url.with(|u| u.filter.clone())
                     on:input=move |ev| state.url.update(|u| u.filter = event_target_value(&ev))/>
             </label>
-            <Show when=move || threshold>
-                <label title="Relative changes smaller than this count as within noise">
-                    "Threshold "
-                    <input type="number" min="0" max="1000" step="0.5" class="narrow" data-testid="threshold"
-                        prop:value=move || state.url.with(|u| u.threshold_pct.to_string())
-                        on:change=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).parse::<f64>() {
-                                if v.is_finite() { state.url.update(|u| u.threshold_pct = v.clamp(0.0, 1000.0)); }
-                            }
-                        }/>
-                    " %"
-                </label>
-            </Show>
             <label>
                 <input type="checkbox" data-testid="regressions"
                     prop:checked=move || state.url.with(|u| u.regressions_only)
                     on:change=move |ev| state.url.update(|u| u.regressions_only = event_target_checked(&ev))/>
                 " Regressions only"
             </label>
+            <label>
+                <input type="checkbox" data-testid="biggest" prop:checked=biggest on:change=move |ev| set_biggest(event_target_checked(&ev))/>
+                " Biggest changes first"
+            </label>
+            <Show when=move || threshold>
+                <ThresholdEditor/>
+            </Show>
+        </div>
+    }
+}
+
+/// Thresholds per metric family and the minimum samples, editable; every edit goes to the URL.
+#[component]
+pub fn ThresholdEditor() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let input = move |f: Family| {
+        let unit = match f {
+            Family::ErrorRate => "pp",
+            Family::Cpu | Family::Memory => "% / pp",
+            _ => "%",
+        };
+        view! {
+            <label class="th-field">
+                <span>{f.title()}</span>
+                <input type="number" min="0" max="1000" step="any" class="narrow" data-testid=format!("threshold-{}", f.slug())
+                    prop:value=move || crate::format::number(state.thresholds.with(|t| t.of(f)))
+                    on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                            if v.is_finite() { state.url.update(|u| u.thresholds.set(f, Some(v.clamp(0.0, 1000.0)))); }
+                        }
+                    }/>
+                <span class="unit">{unit}</span>
+            </label>
+        }
+    };
+    let changed = move || state.url.with(|u| !u.thresholds.is_empty());
+    view! {
+        <details class="thresholds" data-testid="thresholds">
+            <summary title=METHOD>"Thresholds"{move || if changed() { " (set by this link)" } else { "" }}</summary>
+            <div class="th-grid">
+                {Family::ALL.into_iter().map(input).collect_view()}
+                <label class="th-field">
+                    <span>"min. samples"</span>
+                    <input type="number" min="0" step="1" class="narrow" data-testid="min-samples"
+                        prop:value=move || state.thresholds.with(|t| t.min_samples.to_string())
+                        on:change=move |ev| {
+                            if let Ok(n) = event_target_value(&ev).parse::<u64>() { state.url.update(|u| u.thresholds.min_samples = Some(n)); }
+                        }/>
+                </label>
+            </div>
+            <p class="hint">
+                "A change smaller than its family's threshold is within noise (% for relative changes, percentage points for percentages and error rates). "
+                "Where both runs carry latency histograms, median and p95 also need their 95% bootstrap interval (1,000 resamples of each histogram) to exclude no change; "
+                "error rates use Newcombe's score interval. The bootstrap assumes independent samples and resolves no finer than the histogram's buckets."
+            </p>
+            <button type="button" class="ghost small" disabled=move || !changed()
+                on:click=move |_| state.url.update(|u| u.thresholds = ThresholdParams::default())>"Use the bundle's / default thresholds"</button>
+        </details>
+    }
+}
+
+/// The empty state of a view: what is missing, and the runs (or declared comparisons) that have
+/// it, each one click away.
+#[component]
+pub fn NoData(
+    /// "per-transaction latency"
+    what: &'static str,
+    /// Where bundles carry it, e.g. "runs[].transactions".
+    field: &'static str,
+    has: fn(&Run) -> bool,
+) -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let offers = Memo::new(move |_| state.workspace.with(|w| w.selections_with(has)));
+    view! {
+        <div class="no-data" data-testid="no-data">
+            <p class="empty">{format!("The selected runs have no {what}.")}</p>
+            <Show when=move || offers.with(|o| !o.is_empty())
+                fallback=move || view! { <p class="hint">{format!("No loaded run has it; bundles carry it in {field}.")}</p> }>
+                <p>{format!("These runs have {what}:")}</p>
+                <ul class="offers">
+                    {move || offers.get().into_iter().map(|(label, ids)| view! {
+                        <li><button type="button" class="ghost" on:click=move |_| state.url.update(|u| u.select_runs(ids.clone()))>{format!("Show {label}")}</button></li>
+                    }).collect_view()}
+                </ul>
+            </Show>
         </div>
     }
 }

@@ -1,13 +1,20 @@
 //! The two-dimension grid panel of the compare view: one metric over (dimension A × dimension B)
-//! with deltas along both axes.
+//! with deltas and verdicts along both axes.
 
-use crate::analysis::{grid, grid_dims, Cell};
+use crate::analysis::{grid, grid_dims, Cell, Row};
 use crate::format;
+use crate::tables::delta_text;
 use crate::ui::components::verdict_class;
 use leptos::prelude::*;
 
-fn delta_text(c: &Cell, unit: crate::bundle::Unit) -> Option<String> {
-    c.rel.map(format::relative).or_else(|| c.abs.map(|a| format::delta(a, unit)))
+/// A delta against a neighbour: "← +33.3% regressed", coloured, its reason on hover.
+fn neighbour(arrow: &'static str, side: &'static str, c: Option<Cell>, row: &Row) -> Option<impl IntoView> {
+    let c = c?;
+    let d = delta_text(&c, &row.spec)?;
+    let class = format!("delta {} {}", verdict_class(c.verdict), d.arrow());
+    let title = format!("against the cell {side}: {}", c.reason(&row.spec));
+    let word = if matches!(d, crate::tables::DeltaText::Label(_)) { String::new() } else { format!(" {}", c.verdict.label()) };
+    Some(view! { <span class=class title=title>{format!("{arrow} {}{word}", d.render())}</span> })
 }
 
 #[component]
@@ -26,14 +33,12 @@ pub fn GridPanel() -> impl IntoView {
         })
     });
     let picked = RwSignal::new(0usize);
-    let threshold = Memo::new(move |_| state.url.with(|u| u.threshold_pct) / 100.0);
     let table = move || {
         let (rd, cd) = dims.get()?;
         let choice = choices.with(|c| c.get(picked.get()).or(c.first()).map(|x| x.0))?;
-        let t = threshold.get();
+        let th = state.thresholds.get();
         let row = state.rows.with(|rows| rows.get(choice).cloned())?;
-        let g = runs.with(|r| grid(&r.iter().collect::<Vec<_>>(), &row, (&rd, &cd), t));
-        let unit = row.unit;
+        let g = runs.with(|r| grid(&r.iter().collect::<Vec<_>>(), &row, (&rd, &cd), &th));
         let head = g.col_values.iter().map(|c| view! { <th scope="col" class="num">{format!("{cd} = {c}")}</th> }).collect_view();
         let body = g
             .row_values
@@ -45,14 +50,13 @@ pub fn GridPanel() -> impl IntoView {
                     .map(|cell| match cell {
                         None => view! { <td class="num">"no run"</td> }.into_any(),
                         Some(c) => {
+                            let unit = c.vs_left.or(c.vs_above).map_or(row.unit, |x| x.unit);
                             let v = c.value.map(|v| format::value(v, unit)).unwrap_or_else(|| "–".into());
-                            let left = c.vs_left.and_then(|d| delta_text(&d, unit).map(|t| (t, d.verdict)));
-                            let above = c.vs_above.and_then(|d| delta_text(&d, unit).map(|t| (t, d.verdict)));
                             view! {
                                 <td class="num">
                                     {v}
-                                    {left.map(|(t, v)| view! { <span class=format!("delta {}", verdict_class(v)) title=format!("against the cell to the left: {}", v.label())>{format!("← {t}")}</span> })}
-                                    {above.map(|(t, v)| view! { <span class=format!("delta {}", verdict_class(v)) title=format!("against the cell above: {}", v.label())>{format!("↑ {t}")}</span> })}
+                                    {neighbour("←", "to the left", c.vs_left, &row)}
+                                    {neighbour("↑", "above", c.vs_above, &row)}
                                 </td>
                             }
                             .into_any()

@@ -63,7 +63,7 @@ pub fn Indices() -> impl IntoView {
     view! {
         <div class="indices">
             <Show when=has_any fallback=|| view! {
-                <p class="empty">"The selected runs have no search-index statistics. Bundles carry _cat/indices rows in runs[].indices."</p>
+                <super::controls::NoData what="search-index statistics" field="runs[].indices (_cat/indices rows)" has=|r| !r.indices.is_empty()/>
             }>
                 <h2>"Store size by index"</h2>
                 <Chart figure=figure label="Stacked store size by index for each selected run" file_name="runlens-index-sizes"/>

@@ -1,9 +1,10 @@
 //! Latency: per-transaction statistics of the selected runs with deltas; sortable (the sort is
 //! part of the URL), filterable, paged; a chart of one percentile per transaction across runs.
 
-use super::controls::{row_filter, FilterControls};
+use super::controls::{row_filter, FilterControls, NoData};
 use crate::model::Section;
-use crate::tables::{latency_table, LATENCY_COLUMNS};
+use crate::tables::{latency_table, BY_CHANGE, LATENCY_COLUMNS};
+use crate::urlstate::SORT_BY_CHANGE;
 use crate::ui::components::chart::{axis, bars_per_run, configured, cut_note, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
@@ -23,9 +24,10 @@ fn short_label(s: &str) -> String {
     }
 }
 
-/// Column index <-> URL `sort` value ("p95", "-p95", "transaction").
+/// Column index <-> URL `sort` value ("p95", "-p95", "transaction", "change").
 fn sort_slug(col: usize) -> String {
     match col {
+        BY_CHANGE => SORT_BY_CHANGE.into(),
         0 => "transaction".into(),
         1 => "run".into(),
         i => LATENCY_COLUMNS.get(i - 2).map(|(m, _)| m.to_string()).unwrap_or_default(),
@@ -33,6 +35,9 @@ fn sort_slug(col: usize) -> String {
 }
 
 fn parse_sort(s: &str) -> Option<(usize, bool)> {
+    if s == SORT_BY_CHANGE {
+        return Some((BY_CHANGE, true));
+    }
     let (desc, name) = s.strip_prefix('-').map_or((false, s), |n| (true, n));
     (0..LATENCY_COLUMNS.len() + 2).find(|i| sort_slug(*i) == name).map(|i| (i, desc))
 }
@@ -50,7 +55,7 @@ pub fn Latency() -> impl IntoView {
     // The sort lives in the URL; this signal mirrors it both ways.
     let sort = RwSignal::new(state.url.with_untracked(|u| u.sort.as_deref().and_then(parse_sort)));
     Effect::new(move |_| {
-        let s = sort.get().map(|(c, d)| format!("{}{}", if d { "-" } else { "" }, sort_slug(c)));
+        let s = sort.get().map(|(c, d)| format!("{}{}", if d && c != BY_CHANGE { "-" } else { "" }, sort_slug(c)));
         if state.url.with_untracked(|u| u.sort != s) {
             state.url.update(|u| u.sort = s);
         }
@@ -88,9 +93,9 @@ pub fn Latency() -> impl IntoView {
     view! {
         <div class="latency">
             <Show when=has_any fallback=|| view! {
-                <p class="empty">"The selected runs have no per-transaction latency. Bundles carry it in runs[].transactions."</p>
+                <NoData what="per-transaction latency" field="runs[].transactions" has=|r| !r.transactions.is_empty()/>
             }>
-                <FilterControls placeholder="Filter transactions"/>
+                <FilterControls placeholder="Filter transactions" sort=sort/>
                 <div class="chart-head">
                     <h2>"Slowest transactions"</h2>
                     <label>"Percentile "

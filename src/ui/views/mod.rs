@@ -9,4 +9,6 @@ pub mod indices;
 pub mod landing;
 pub mod latency;
 pub mod overview;
+pub mod report;
 pub mod resources;
+pub mod trends;

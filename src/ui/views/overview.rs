@@ -1,7 +1,8 @@
-//! Overview: the report in the author's words, the headline deltas of the selected pair, the
-//! runs table, errors and notes.
+//! Overview: the verdict of each candidate in one statement (with the worst five changes), the
+//! headline deltas, the report in the author's words, the runs table, errors and notes; the
+//! report page export.
 
-use crate::analysis::Verdict;
+use crate::analysis::{summarize, Verdict};
 use crate::format;
 use crate::limits::{more_note, MAX_LIST_ITEMS};
 use crate::model::Section;
@@ -45,15 +46,20 @@ pub fn Overview() -> impl IntoView {
                 .take(12)
                 .map(|(r, i, c)| {
                     let b = &r.cells[0];
-                    let fmt = |v: Option<f64>| v.map(|v| format::value(v, r.unit)).unwrap_or_default();
-                    let rel = c.rel.map(format::relative).unwrap_or_else(|| c.abs.map(|a| format::delta(a, r.unit)).unwrap_or_default());
+                    let fmt = |v: Option<f64>, u| v.map(|v| format::value(v, u)).unwrap_or_default();
+                    let rel = match c.verdict {
+                        Verdict::NotComparable | Verdict::Added => String::new(),
+                        _ => c.change.map(|ch| ch.text(r.spec.family, c.unit)).unwrap_or_default(),
+                    };
                     let class = format!("headline-card {}", verdict_class(c.verdict));
                     let verdict = c.verdict;
+                    let reason = c.reason(&r.spec);
+                    let (value, base) = (fmt(c.value, c.unit), fmt(b.value, b.unit));
                     view! {
-                        <div class=class data-key=r.key.clone()>
+                        <div class=class data-key=r.key.clone() title=reason>
                             <div class="h-name">{r.key.clone()}</div>
-                            <div class="h-rel">{rel}<span class="h-verdict">{verdict_word(verdict)}</span></div>
-                            <div class="h-values">{fmt(c.value)}" vs "{fmt(b.value)}</div>
+                            <div class="h-rel">{rel}<span class="h-verdict">{verdict.label()}</span></div>
+                            <div class="h-values">{value}" vs "{base}</div>
                             <div class="h-runs">{format!("{} vs {}", labels.get(i).cloned().unwrap_or_default(), labels.first().cloned().unwrap_or_default())}</div>
                         </div>
                     }
@@ -73,6 +79,10 @@ pub fn Overview() -> impl IntoView {
     };
     view! {
         <div class="overview">
+            <SummaryLines/>
+            <Show when=move || state.labels.with(|l| l.len() >= 2)>
+                <super::report::ReportExport/>
+            </Show>
             <section class="headline" aria-labelledby="headline-h">
                 <h2 id="headline-h">"Headline"<span class="hint">{move || state.labels.with(|l| l.first().map(|b| format!(" — against the baseline, {b}")).unwrap_or_default())}</span></h2>
                 <div class="headline-cards">{headline}</div>
@@ -152,12 +162,30 @@ pub fn Overview() -> impl IntoView {
     }
 }
 
-fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Better => " better",
-        Verdict::Worse => " worse",
-        Verdict::Same => " within noise",
-        Verdict::Changed => " changed",
-        _ => "",
+/// The statement of each candidate against the baseline, with its worst five changes.
+#[component]
+pub fn SummaryLines() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let lines = Memo::new(move |_| {
+        let labels = state.labels.get();
+        state.rows.with(|rows| (1..labels.len()).map(|ci| { let s = summarize(rows, ci); (s.statement(&labels), s) }).collect::<Vec<_>>())
+    });
+    view! {
+        <section class="verdict-summary" aria-label="Verdict" data-testid="summary">
+            {move || lines.get().into_iter().map(|(sentence, s)| {
+                let class = if s.transactions.regressed + s.others.regressed > 0 { "summary-line v-worse" } else if s.failed { "summary-line v-nocompare" } else { "summary-line" };
+                view! {
+                    <div class=class>
+                        <p title=crate::tables::METHOD>{sentence}</p>
+                        <Show when={let n = s.worst.len(); move || n > 0}
+                            fallback=|| view! { <p class="hint">"No regression beyond noise among the figures both runs have."</p> }>
+                            <ol class="worst" aria-label="Worst changes">
+                                {s.worst.iter().map(|w| view! { <li><span class="w-key">{w.key.clone()}</span>" "<span class="w-what">{w.what.clone()}</span></li> }).collect_view()}
+                            </ol>
+                        </Show>
+                    </div>
+                }
+            }).collect_view()}
+        </section>
     }
 }

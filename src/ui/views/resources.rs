@@ -1,7 +1,7 @@
 //! Resources: CPU, memory, DB CPU and connections per service per run, with deltas; a bar chart
 //! of averages and peaks; time-series charts where the bundle has series.
 
-use super::controls::{row_filter, FilterControls};
+use super::controls::{by_change, row_filter, FilterControls, NoData};
 use crate::bundle::Unit;
 use crate::model::Section;
 use crate::tables::compare_table;
@@ -15,6 +15,7 @@ use plotly::{Layout, Plot, Scatter};
 pub fn Resources() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let filter = row_filter(state);
+    let by_change = by_change(state);
     let has_any = move || state.rows.with(|r| r.iter().any(|r| r.section == Section::Resource));
     let table = Memo::new(move |_| {
         let labels = state.labels.get();
@@ -80,7 +81,7 @@ pub fn Resources() -> impl IntoView {
     view! {
         <div class="resources">
             <Show when=has_any fallback=|| view! {
-                <p class="empty">"The selected runs have no resource figures. Bundles carry them in runs[].resources."</p>
+                <NoData what="resource figures" field="runs[].resources" has=|r| !r.resources.is_empty()/>
             }>
                 <FilterControls placeholder="Filter services or metrics"/>
                 <div class="chart-head">
@@ -94,7 +95,10 @@ pub fn Resources() -> impl IntoView {
                 </div>
                 <Chart figure=figure label="Resource utilization per service for each selected run" file_name="runlens-resources"/>
                 {move || bar_note().map(|n| view! { <p class="hint chart-cut">{n}</p> })}
-                <TableView table=table group_rows=true/>
+                {move || {
+                    let sort = RwSignal::new(by_change.get().then_some((crate::tables::BY_CHANGE, true)));
+                    view! { <TableView table=table group_rows=true sort=sort/> }
+                }}
                 <Show when=has_series>
                     <h2>"Over time"</h2>
                     <Chart figure=series label="Resource utilization over time" file_name="runlens-resources-over-time"/>

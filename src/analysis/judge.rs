@@ -1,0 +1,357 @@
+//! Judges one value against the baseline's: the change (relative, in percentage points, or as an
+//! error rate, as the metric's `Spec` says), and a verdict with its reason. The verdict is taken
+//! on the change as it is shown (0.1 % or 0.1 pp), so two cells that read the same never disagree.
+
+use super::noise::{self, Interval};
+use crate::bundle::{Direction, RunStatus, Unit};
+use crate::format;
+use crate::model::{Family, Measure, Section, Spec, Thresholds};
+
+/// How a value compares with the baseline's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The baseline itself.
+    Baseline,
+    Improved,
+    Regressed,
+    /// The change is smaller than the threshold, or its interval includes no change.
+    WithinNoise,
+    /// Too few samples to judge.
+    NotEnoughData,
+    /// A failed run, or units that differ.
+    NotComparable,
+    /// Changed beyond the threshold, in a metric with no better direction.
+    Changed,
+    /// Present here, absent from the baseline.
+    Added,
+    /// Present in the baseline, absent here.
+    Removed,
+    /// Absent here and in the baseline, or this run has no figures of this kind.
+    Missing,
+}
+
+impl Verdict {
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Baseline => "baseline",
+            Verdict::Improved => "improved",
+            Verdict::Regressed => "regressed",
+            Verdict::WithinNoise => "within noise",
+            Verdict::NotEnoughData => "not enough data",
+            Verdict::NotComparable => "not comparable",
+            Verdict::Changed => "changed",
+            Verdict::Added => "added",
+            Verdict::Removed => "removed",
+            Verdict::Missing => "no data",
+        }
+    }
+
+    /// Whether the change was judged beyond noise (improved, regressed, or changed).
+    pub fn is_beyond_noise(self) -> bool {
+        matches!(self, Verdict::Improved | Verdict::Regressed | Verdict::Changed)
+    }
+}
+
+/// The change a verdict is about, in the measure the metric is compared by.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Change {
+    /// A fraction of the baseline (0.078 = +7.8 %).
+    Rel(f64),
+    /// Percentage points.
+    Points(f64),
+    /// An absolute change in the value's unit, where no ratio exists (baseline zero).
+    Abs(f64),
+}
+
+impl Change {
+    /// The change as shown: relative changes to 0.1 %, points to 0.1 pp (0.01 pp for error rates).
+    pub fn shown(self, family: Family) -> f64 {
+        match self {
+            Change::Rel(r) => format::shown_relative(r),
+            Change::Points(p) => format::shown_points(p, points_decimals(family)),
+            Change::Abs(a) => a,
+        }
+    }
+
+    /// Text of the change: "+7.8%", "+0.2 pp", "+12 ms".
+    pub fn text(self, family: Family, unit: Unit) -> String {
+        match self {
+            Change::Rel(r) => format::relative(r),
+            Change::Points(p) => format::points(p, points_decimals(family)),
+            Change::Abs(a) => format::delta(a, unit),
+        }
+    }
+
+    /// Size of the change in units of the threshold (for "biggest changes first").
+    pub fn severity(self, family: Family, threshold: f64) -> f64 {
+        let v = match self {
+            Change::Rel(r) => format::shown_relative(r).abs() * 100.0,
+            Change::Points(_) => self.shown(family).abs(),
+            Change::Abs(_) => return f64::INFINITY,
+        };
+        v / threshold.max(1e-9)
+    }
+}
+
+/// Error rates are small: shown to 0.01 pp; other points to 0.1 pp.
+pub fn points_decimals(family: Family) -> usize {
+    if family == Family::ErrorRate { 2 } else { 1 }
+}
+
+/// Why a cell got its verdict; `Cell::reason` turns it into a sentence.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Why {
+    None,
+    /// Judged against the family's threshold (percent or percentage points, as the change).
+    Threshold(f64),
+    /// Judged by a 95 % interval of the change (in the change's measure) and the threshold.
+    Interval { interval: Interval, threshold: f64, method: Method },
+    /// Fewer samples than the minimum in a run.
+    FewSamples { base: Option<f64>, this: Option<f64>, min: u64 },
+    /// The baseline (or this run) did not complete.
+    Failed { baseline: bool, status: RunStatus },
+    /// The unit differs from the baseline's.
+    UnitMismatch { base: Unit, this: Unit },
+    /// Errors with neither samples nor durations to turn them into rates.
+    NoRate,
+    /// Beyond the threshold, in a metric whose better direction is unknown.
+    NoDirection(f64),
+    /// This run has no figures of this section at all.
+    SectionAbsent(Section),
+    /// The key is in the baseline and not in this run (the run has other figures of its kind).
+    Vanished(Section),
+    /// The key is not in the baseline.
+    New(Section),
+    /// The key is present but this statistic is not stated.
+    NotStated,
+}
+
+/// How an interval was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    HistogramBootstrap,
+    ErrorRateScore,
+}
+
+/// One run's value in a row.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    pub value: Option<f64>,
+    /// Unit of `value` (may differ from the row's: then the cell is not comparable).
+    pub unit: Unit,
+    /// Value minus the baseline's.
+    pub abs: Option<f64>,
+    pub change: Option<Change>,
+    pub verdict: Verdict,
+    pub why: Why,
+}
+
+impl Cell {
+    pub fn baseline(value: Option<f64>, unit: Unit) -> Cell {
+        Cell { value, unit, abs: None, change: None, verdict: Verdict::Baseline, why: Why::None }
+    }
+
+    fn bare(value: Option<f64>, unit: Unit, verdict: Verdict, why: Why) -> Cell {
+        Cell { value, unit, abs: None, change: None, verdict, why }
+    }
+
+    /// Whether this cell counts as a regression for "regressions only" and the summary: a
+    /// regression beyond noise, a transaction that vanished, or an error that is new.
+    pub fn is_regression(&self) -> bool {
+        self.verdict == Verdict::Regressed
+            || matches!(self.why, Why::Vanished(Section::Transaction) | Why::New(Section::Error))
+    }
+}
+
+/// One side of a comparison.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Side {
+    pub value: Option<f64>,
+    pub unit: Unit,
+    pub samples: Option<f64>,
+    pub seconds: Option<f64>,
+    pub status: RunStatus,
+    /// The run has this key (e.g. the transaction) with some statistic.
+    pub has_key: bool,
+    /// The run has any fact of this section.
+    pub has_section: bool,
+}
+
+fn failed(s: RunStatus) -> bool {
+    matches!(s, RunStatus::Failed | RunStatus::Aborted)
+}
+
+/// The change from `b` to `v` by the spec's measure, with the interval method's inputs.
+fn change_of(spec: &Spec, base: &Side, this: &Side, b: f64, v: f64) -> Result<(Change, Option<(Interval, Method)>), Why> {
+    match spec.measure {
+        Measure::Points => Ok((Change::Points(v - b), None)),
+        Measure::Relative => Ok((relative(b, v), None)),
+        Measure::ErrorRate => match (base.samples, this.samples, base.seconds, this.seconds) {
+            (Some(nb), Some(nv), _, _) if nb > 0.0 && nv > 0.0 => {
+                let ci = noise::error_rate_change(b, nb, v, nv).map(|i| (i, Method::ErrorRateScore));
+                Ok((Change::Points(100.0 * (v / nv - b / nb)), ci))
+            }
+            (_, _, Some(sb), Some(sv)) if sb > 0.0 && sv > 0.0 => Ok((relative(b / sb, v / sv), None)),
+            _ if b == v => Ok((Change::Rel(0.0), None)),
+            _ => Err(Why::NoRate),
+        },
+    }
+}
+
+fn relative(b: f64, v: f64) -> Change {
+    if b != 0.0 {
+        Change::Rel((v - b) / b.abs())
+    } else if v == 0.0 {
+        Change::Rel(0.0)
+    } else {
+        Change::Abs(v - b)
+    }
+}
+
+/// Judges `this` against `base`. `interval` is a bootstrap interval of the relative change, when
+/// the runs carry distributions for this statistic.
+pub(crate) fn judge(spec: &Spec, section: Section, base: &Side, this: &Side, th: &Thresholds, interval: Option<Interval>) -> Cell {
+    let (b, v) = match (base.value, this.value) {
+        (Some(b), Some(v)) => (b, v),
+        (None, None) => {
+            let why = if this.has_section { Why::NotStated } else { Why::SectionAbsent(section) };
+            return Cell::bare(None, this.unit, Verdict::Missing, why);
+        }
+        (None, Some(v)) => {
+            let why = if base.has_key { Why::NotStated } else { Why::New(section) };
+            return Cell::bare(Some(v), this.unit, Verdict::Added, why);
+        }
+        (Some(_), None) => {
+            return match () {
+                _ if failed(this.status) => Cell::bare(None, this.unit, Verdict::NotComparable, Why::Failed { baseline: false, status: this.status }),
+                _ if !this.has_section => Cell::bare(None, this.unit, Verdict::Missing, Why::SectionAbsent(section)),
+                _ if !this.has_key => Cell::bare(None, this.unit, Verdict::Removed, Why::Vanished(section)),
+                _ => Cell::bare(None, this.unit, Verdict::Missing, Why::NotStated),
+            };
+        }
+    };
+    if failed(base.status) || failed(this.status) {
+        let (baseline, status) = if failed(base.status) { (true, base.status) } else { (false, this.status) };
+        return Cell::bare(Some(v), this.unit, Verdict::NotComparable, Why::Failed { baseline, status });
+    }
+    if base.unit != this.unit {
+        return Cell::bare(Some(v), this.unit, Verdict::NotComparable, Why::UnitMismatch { base: base.unit, this: this.unit });
+    }
+    let mut cell = Cell { value: Some(v), unit: this.unit, abs: Some(v - b), change: None, verdict: Verdict::WithinNoise, why: Why::None };
+    let (change, score) = match change_of(spec, base, this, b, v) {
+        Ok(c) => c,
+        Err(why) => return Cell { verdict: Verdict::NotComparable, why, ..cell },
+    };
+    cell.change = Some(change);
+    let few = |n: Option<f64>| n.is_some_and(|n| n < th.min_samples as f64);
+    if section == Section::Transaction && spec.family != Family::Count && (few(base.samples) || few(this.samples)) {
+        cell.verdict = Verdict::NotEnoughData;
+        cell.why = Why::FewSamples { base: base.samples, this: this.samples, min: th.min_samples };
+        return cell;
+    }
+    let t = th.of(spec.family);
+    let shown = change.shown(spec.family);
+    let beyond = match change {
+        Change::Abs(a) => a != 0.0,
+        Change::Rel(_) => shown != 0.0 && shown.abs() * 100.0 >= t,
+        Change::Points(_) => shown != 0.0 && shown.abs() >= t,
+    };
+    let rising = shown > 0.0;
+    let interval = interval.map(|i| (i, Method::HistogramBootstrap)).or(score);
+    // With an interval, a change is beyond noise only if the interval excludes no change on the
+    // side the change is on.
+    let (beyond, why) = match interval {
+        Some((i, method)) => (beyond && if rising { i.lo > 0.0 } else { i.hi < 0.0 }, Why::Interval { interval: i, threshold: t, method }),
+        None => (beyond, Why::Threshold(t)),
+    };
+    cell.why = why;
+    cell.verdict = match (beyond, spec.direction) {
+        (false, _) => Verdict::WithinNoise,
+        (true, Direction::Neutral) => {
+            cell.why = Why::NoDirection(t);
+            Verdict::Changed
+        }
+        (true, Direction::LowerIsBetter) if !rising => Verdict::Improved,
+        (true, Direction::HigherIsBetter) if rising => Verdict::Improved,
+        (true, _) => Verdict::Regressed,
+    };
+    cell
+}
+
+impl Cell {
+    /// The reason of the verdict in a sentence, for tooltips and exports.
+    pub fn reason(&self, spec: &Spec) -> String {
+        let fam = spec.family;
+        let unit_of = |m: Measure| if m == Measure::Relative { "%" } else { " pp" };
+        let change = self.change.map(|c| c.text(fam, self.unit)).unwrap_or_default();
+        let unit_word = match self.change {
+            Some(Change::Points(_)) => " pp",
+            Some(_) => "%",
+            None => unit_of(spec.measure),
+        };
+        let th = |t: f64| format!("the {}{unit_word} {} threshold", format::number(t), fam.title());
+        match self.why {
+            Why::None => match self.verdict {
+                Verdict::Baseline => "the baseline of the comparison".into(),
+                v => v.label().into(),
+            },
+            Why::Threshold(t) => match self.verdict {
+                Verdict::WithinNoise => format!("{change} is within {}; no distribution to judge noise by", th(t)),
+                _ => format!("{change} is beyond {}; no distribution to judge noise by", th(t)),
+            },
+            Why::Interval { interval, threshold, method } => {
+                let fmt = |x: f64| match self.change {
+                    Some(Change::Points(_)) => format::points(x, points_decimals(fam)),
+                    _ => format::relative(x),
+                };
+                let how = match method {
+                    Method::HistogramBootstrap => "bootstrap over both runs' histograms, 1,000 resamples",
+                    Method::ErrorRateScore => "Newcombe's score interval for a difference of error rates",
+                };
+                let span = format!("95% interval {} to {} ({how})", fmt(interval.lo), fmt(interval.hi));
+                let excludes = interval.lo > 0.0 || interval.hi < 0.0;
+                match self.verdict {
+                    Verdict::WithinNoise if !excludes => format!("{change}: {span} includes no change"),
+                    Verdict::WithinNoise => format!("{change}: {span}; a real change but within {}", th(threshold)),
+                    _ => format!("{change}: {span} excludes no change, and {change} is beyond {}", th(threshold)),
+                }
+            }
+            Why::FewSamples { base, this, min } => {
+                let n = |x: Option<f64>| x.map_or("unknown".to_string(), format::number);
+                format!("too few samples to judge: {} in the baseline, {} here (at least {min} needed)", n(base), n(this))
+            }
+            Why::Failed { baseline: true, status } => format!("the baseline run {}; its figures are not comparable", status_word(status)),
+            Why::Failed { baseline: false, status } => format!("this run {}; its figures are not comparable", status_word(status)),
+            Why::UnitMismatch { base, this } => format!("units differ: {} here, {} in the baseline", unit_name(this), unit_name(base)),
+            Why::NoRate => "errors need sample counts (or durations) in both runs to become rates".into(),
+            Why::NoDirection(t) => format!("{change} is beyond {}; the bundle does not say which way is better", th(t)),
+            Why::SectionAbsent(s) => format!("this run has no {}", s.data_name()),
+            Why::Vanished(Section::Transaction) => "in the baseline but not in this run: the transaction vanished".into(),
+            Why::Vanished(_) => "in the baseline but not in this run".into(),
+            Why::New(Section::Error) => "a new error: not in the baseline".into(),
+            Why::New(_) => "not in the baseline".into(),
+            Why::NotStated => "not stated in one of the runs".into(),
+        }
+    }
+}
+
+fn status_word(s: RunStatus) -> &'static str {
+    match s {
+        RunStatus::Failed => "failed",
+        RunStatus::Aborted => "was aborted",
+        RunStatus::Unknown => "has an unknown outcome",
+        RunStatus::Completed => "completed",
+    }
+}
+
+pub fn unit_name(u: Unit) -> &'static str {
+    match u {
+        Unit::Ms => "milliseconds",
+        Unit::S => "seconds",
+        Unit::Percent => "percent",
+        Unit::Count => "a count",
+        Unit::Bytes => "bytes",
+        Unit::PerSecond => "per second",
+        Unit::None => "no unit",
+    }
+}

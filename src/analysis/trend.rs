@@ -1,0 +1,231 @@
+//! Trends over many runs: the runs ordered by a dimension (start time, release, version, any
+//! `dimensions` key, or the bundle's order), and one metric across them, each run judged against
+//! the baseline as a comparison of the two would judge it.
+
+use super::compare::{compare_one, Row};
+use crate::bundle::Run;
+use crate::model::{facts, Section, Thresholds};
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+/// Orders that are not dimension keys.
+pub const ORDER_START: &str = "start";
+pub const ORDER_RELEASE: &str = "release";
+pub const ORDER_VERSION: &str = "version";
+pub const ORDER_BUNDLE: &str = "bundle";
+
+/// The value a run has for an order, if any.
+pub fn order_value<'r>(run: &'r Run, by: &str) -> Option<&'r str> {
+    match by {
+        ORDER_START => run.start.as_deref(),
+        ORDER_RELEASE => run.release.as_deref(),
+        ORDER_VERSION => run.version.as_deref(),
+        ORDER_BUNDLE => None,
+        d => run.dimensions.get(d).map(String::as_str),
+    }
+}
+
+/// The orders the runs offer: start time, release, version when some run states them, each
+/// dimension key, and the bundle's own order.
+pub fn orders(runs: &[&Run]) -> Vec<String> {
+    let mut out: Vec<String> = [ORDER_START, ORDER_RELEASE, ORDER_VERSION]
+        .into_iter()
+        .filter(|o| runs.iter().any(|r| order_value(r, o).is_some()))
+        .map(str::to_string)
+        .collect();
+    for r in runs {
+        for k in r.dimensions.keys() {
+            if !out.contains(k) && ![ORDER_START, ORDER_RELEASE, ORDER_VERSION, ORDER_BUNDLE].contains(&k.as_str()) {
+                out.push(k.clone());
+            }
+        }
+    }
+    out.push(ORDER_BUNDLE.into());
+    out
+}
+
+/// The order a trend starts with: start time when every run has one, else a dimension that
+/// reads like a sequence (date, night, build, release), else the release, else the bundle's.
+pub fn default_order(runs: &[&Run]) -> String {
+    let all = |o: &str| !runs.is_empty() && runs.iter().all(|r| order_value(r, o).is_some());
+    if all(ORDER_START) {
+        return ORDER_START.into();
+    }
+    for d in ["date", "night", "build", "release", "version"] {
+        if runs.iter().all(|r| r.dimensions.contains_key(d)) && !runs.is_empty() {
+            return d.into();
+        }
+    }
+    if all(ORDER_RELEASE) {
+        return ORDER_RELEASE.into();
+    }
+    ORDER_BUNDLE.into()
+}
+
+/// Compares two labels the way people number things: digit runs as numbers ("build 9" before
+/// "build 10"), the rest as text.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.chars().peekable(), b.chars().peekable());
+    loop {
+        match (x.peek().copied(), y.peek().copied()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let take = |it: &mut std::iter::Peekable<std::str::Chars>| {
+                    let mut s = String::new();
+                    while let Some(c) = it.peek().copied().filter(char::is_ascii_digit) {
+                        s.push(c);
+                        it.next();
+                    }
+                    s
+                };
+                let (n, m) = (take(&mut x), take(&mut y));
+                let (n, m) = (n.trim_start_matches('0'), m.trim_start_matches('0'));
+                let o = n.len().cmp(&m.len()).then_with(|| n.cmp(m));
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            (Some(c), Some(d)) => {
+                let o = c.to_lowercase().cmp(d.to_lowercase());
+                if o != Ordering::Equal {
+                    return o;
+                }
+                x.next();
+                y.next();
+            }
+        }
+    }
+}
+
+/// The runs in the order `by`; runs without a value keep their place after those with one.
+pub fn ordered<'r>(runs: &[&'r Run], by: &str) -> Vec<&'r Run> {
+    let mut out = runs.to_vec();
+    if by != ORDER_BUNDLE {
+        out.sort_by(|a, b| match (order_value(a, by), order_value(b, by)) {
+            (Some(x), Some(y)) => natural_cmp(x, y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        });
+    }
+    out
+}
+
+/// A metric a trend can show: present in at least two runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrendMetric {
+    pub section: Section,
+    pub key: String,
+    pub metric: String,
+}
+
+impl TrendMetric {
+    /// "key · metric", or the key alone (the `metric=` URL value).
+    pub fn label(&self) -> String {
+        if self.metric.is_empty() { self.key.clone() } else { format!("{} · {}", self.key, self.metric) }
+    }
+}
+
+/// Transaction statistics worth a trend (the others are in the tables).
+const TREND_TX: [&str; 4] = ["median", "p95", "errors", "throughput"];
+
+/// The metrics found in at least two of `runs`, in section order then first appearance.
+pub fn trend_metrics(runs: &[&Run]) -> Vec<TrendMetric> {
+    type Key = (Section, String, String);
+    let mut seen: HashMap<Key, (usize, usize)> = HashMap::new();
+    for r in runs {
+        let mut this_run = std::collections::HashSet::new();
+        for f in facts(r) {
+            if f.section == Section::Transaction && !TREND_TX.contains(&&*f.metric) {
+                continue;
+            }
+            let k = (f.section, f.key.to_string(), f.metric.to_string());
+            if this_run.insert(k.clone()) {
+                let n = seen.len();
+                seen.entry(k).or_insert((n, 0)).1 += 1;
+            }
+        }
+    }
+    let mut list: Vec<(Key, (usize, usize))> = seen.into_iter().filter(|(_, (_, n))| *n >= 2).collect();
+    list.sort_by_key(|((s, _, _), (first, _))| (*s, *first));
+    list.into_iter().map(|((section, key, metric), _)| TrendMetric { section, key, metric }).collect()
+}
+
+/// One metric across runs in order, judged against the baseline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trend {
+    /// The runs' ids in order.
+    pub run_ids: Vec<String>,
+    /// Where each run sits on the x axis: its order value, else its label.
+    pub x: Vec<String>,
+    /// Position of the baseline in `run_ids`.
+    pub baseline: usize,
+    /// The comparison row; `cells[i]` belongs to `run_ids[i]` (the baseline's is `Baseline`).
+    pub row: Row,
+}
+
+/// The trend of `m` over `runs` (already in order) against the run `baseline`.
+pub fn trend(runs: &[&Run], baseline: &str, m: &TrendMetric, by: &str, th: &Thresholds) -> Option<Trend> {
+    let b = runs.iter().position(|r| r.id == baseline)?;
+    // The baseline first for the comparison, then the others in order.
+    let mut cmp_order: Vec<&Run> = vec![runs[b]];
+    cmp_order.extend(runs.iter().enumerate().filter(|(i, _)| *i != b).map(|(_, r)| *r));
+    let judged = compare_one(&cmp_order, th, m.section, &m.key, &m.metric)?;
+    let mut cells = Vec::with_capacity(runs.len());
+    let mut others = judged.cells[1..].iter();
+    for i in 0..runs.len() {
+        let c = if i == b { judged.cells[0] } else { *others.next()? };
+        cells.push(c);
+    }
+    Some(Trend {
+        run_ids: runs.iter().map(|r| r.id.clone()).collect(),
+        x: runs.iter().map(|r| order_value(r, by).map_or_else(|| r.label.clone(), str::to_string)).collect(),
+        baseline: b,
+        row: Row { cells, ..judged },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Verdict;
+    use crate::bundle::RunStatus;
+
+    fn nightly(i: usize, dur: f64) -> Run {
+        let mut r = Run {
+            id: format!("n{i}"),
+            label: format!("Night {i}"),
+            start: Some(format!("2024-03-{:02}T02:00:00Z", i + 1)),
+            duration_s: Some(dur),
+            ..Default::default()
+        };
+        r.dimensions.insert("build".into(), format!("build {}", 100 - i));
+        r
+    }
+
+    #[test]
+    fn orders_naturally_and_judges_each_night_against_the_baseline() {
+        assert_eq!(natural_cmp("build 9", "build 10"), Ordering::Less);
+        assert_eq!(natural_cmp("v1.10.0", "v1.9.3"), Ordering::Greater);
+        let mut runs: Vec<Run> = (0..30).map(|i| nightly(i, 3600.0 + if i == 20 { 600.0 } else { 0.0 })).collect();
+        runs[25].status = RunStatus::Failed;
+        runs.reverse();
+        let refs: Vec<&Run> = runs.iter().collect();
+        assert_eq!(default_order(&refs), ORDER_START);
+        assert_eq!(orders(&refs), vec!["start".to_string(), "build".into(), "bundle".into()]);
+        let by_start = ordered(&refs, ORDER_START);
+        assert_eq!(by_start[0].id, "n0");
+        let by_build = ordered(&refs, "build");
+        assert_eq!(by_build[0].id, "n29", "build 71 comes before build 100");
+        let m = &trend_metrics(&refs)[0];
+        assert_eq!(m.label(), "Run duration");
+        let t = trend(&by_start, "n3", m, ORDER_START, &Thresholds::default()).unwrap();
+        assert_eq!((t.baseline, t.x[0].as_str()), (3, "2024-03-01T02:00:00Z"));
+        assert_eq!(t.row.cells[3].verdict, Verdict::Baseline);
+        assert_eq!(t.row.cells[20].verdict, Verdict::Regressed, "night 20 took 10 minutes longer");
+        assert_eq!(t.row.cells[25].verdict, Verdict::NotComparable, "night 25 failed");
+        assert_eq!(t.row.cells[29].verdict, Verdict::WithinNoise);
+    }
+}

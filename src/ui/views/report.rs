@@ -1,0 +1,177 @@
+//! The report page export: the comparison as one wiki page (Markdown with the charts embedded as
+//! PNG data URLs, Confluence wiki markup referencing the charts as attachments, or one HTML file).
+//! The page itself is built and written by `tables::report`; this only renders the charts to PNG
+//! with Plotly.js (`Plotly.toImage` on a figure object, off screen) and offers the downloads.
+
+use crate::analysis::Row;
+use crate::tables::{biggest_changes, page_confluence, page_html, page_markdown, report_page, DeltaText, ReportChart, ReportPage};
+use crate::ui::browser;
+use crate::ui::components::chart::{axis, bars_per_run, themed};
+use crate::ui::plotly_loader::ensure_plotly;
+use crate::ui::state::NoticeKind;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use plotly::common::{Marker, Orientation};
+use plotly::{Bar, Layout, Plot};
+use wasm_bindgen::JsValue;
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    // `catch`: a refusal (no canvas, a bad figure) is an error value, never a panic.
+    #[wasm_bindgen(catch, js_namespace = Plotly, js_name = toImage)]
+    async fn plotly_to_image(figure: &js_sys::Object, opts: &js_sys::Object) -> Result<JsValue, JsValue>;
+}
+
+const CHART_WIDTH: u32 = 1000;
+const BARS: usize = 15;
+
+/// Renders `plot` to a PNG data URL, or None when Plotly.js cannot.
+async fn png(plot: &Plot, height: u32) -> Option<String> {
+    ensure_plotly().await.ok()?;
+    let opts = js_sys::Object::new();
+    for (k, v) in [("format", JsValue::from_str("png")), ("width", CHART_WIDTH.into()), ("height", height.into()), ("scale", 1.into())] {
+        let _ = js_sys::Reflect::set(&opts, &k.into(), &v);
+    }
+    plotly_to_image(&plot.to_js_object(), &opts).await.ok()?.as_string()
+}
+
+fn short(s: &str) -> String {
+    if s.chars().count() <= 60 { s.to_string() } else { format!("{}…", s.chars().take(59).collect::<String>()) }
+}
+
+/// Horizontal bars of the biggest changes beyond noise, one trace per candidate, coloured by
+/// verdict, each labelled with its change as the tables show it.
+fn changes_figure(rows: &[&Row], labels: &[String]) -> (Plot, u32) {
+    let names: Vec<String> = rows.iter().rev().map(|r| short(&r.label())).collect();
+    let mut plot = Plot::new();
+    for (ci, label) in labels.iter().enumerate().skip(1) {
+        let (mut x, mut text, mut colour) = (Vec::new(), Vec::new(), Vec::new());
+        for r in rows.iter().rev() {
+            let c = r.cells.get(ci);
+            let d = c.and_then(|c| crate::tables::delta_text(c, &r.spec));
+            let shown = match d {
+                Some(DeltaText::Rel(v)) => Some(crate::format::shown_relative(v) * 100.0),
+                Some(DeltaText::Points(p, k)) => Some(crate::format::shown_points(p, k)),
+                _ => None,
+            };
+            x.push(shown);
+            text.push(d.map(|d| d.render()).unwrap_or_default());
+            colour.push(match c.map(|c| c.verdict) {
+                Some(crate::analysis::Verdict::Improved) => "#0f7b3f",
+                Some(crate::analysis::Verdict::Regressed) => "#b42318",
+                Some(crate::analysis::Verdict::Changed) => "#8a5a00",
+                _ => "#9aa5b1",
+            });
+        }
+        plot.add_trace(
+            Bar::new(x, names.clone())
+                .orientation(Orientation::Horizontal)
+                .name(label)
+                .text_array(text)
+                .marker(Marker::new().color_array(colour)),
+        );
+    }
+    let height = 140 + 26 * rows.len() as u32 * (labels.len().saturating_sub(1).max(1) as u32).min(4);
+    plot.set_layout(
+        themed(Layout::new(), false)
+            .title("Changes beyond noise against the baseline (% for relative changes, pp for percentages)")
+            .bar_mode(plotly::layout::BarMode::Group)
+            .x_axis(axis(false, "change against the baseline"))
+            .margin(plotly::layout::Margin::new().left(10).right(30).top(50).bottom(40)),
+    );
+    (plot, height)
+}
+
+/// p95 per run of the transactions whose latency changed most.
+fn latency_figure(rows: &[Row], labels: &[String]) -> Option<(Plot, u32)> {
+    let p95: Vec<Row> = rows.iter().filter(|r| r.section == crate::model::Section::Transaction && r.metric == "p95").cloned().collect();
+    let top: Vec<&Row> = biggest_changes(&p95, 12).into_iter().rev().collect();
+    if top.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = top.iter().map(|r| short(&r.key)).collect();
+    let mut plot = bars_per_run(&top, &names, labels, true);
+    plot.set_layout(
+        themed(Layout::new(), false)
+            .title("p95 of the transactions whose latency changed most")
+            .bar_mode(plotly::layout::BarMode::Group)
+            .x_axis(axis(false, "p95 latency (ms)"))
+            .margin(plotly::layout::Margin::new().left(10).right(30).top(50).bottom(40)),
+    );
+    Some((plot, 140 + 20 * top.len() as u32 * labels.len().min(4) as u32))
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Markdown,
+    Confluence,
+    Html,
+    Images,
+}
+
+#[component]
+pub fn ReportExport() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let busy = RwSignal::new(false);
+    let export = move |kind: Kind| {
+        if busy.get_untracked() {
+            return;
+        }
+        busy.set(true);
+        let labels = state.labels.get_untracked();
+        let (charts_wanted, latency) = state.rows.with_untracked(|rows| {
+            let big: Vec<Row> = biggest_changes(rows, BARS).into_iter().cloned().collect();
+            (big, latency_figure(rows, &labels))
+        });
+        spawn_local(async move {
+            let mut charts = Vec::new();
+            if !charts_wanted.is_empty() {
+                let refs: Vec<&Row> = charts_wanted.iter().collect();
+                let (plot, h) = changes_figure(&refs, &labels);
+                charts.push(ReportChart { title: "Changes beyond noise".into(), file_name: "runlens-changes.png".into(), png: png(&plot, h).await });
+            }
+            if let Some((plot, h)) = latency {
+                charts.push(ReportChart { title: "p95 of the transactions that changed most".into(), file_name: "runlens-latency.png".into(), png: png(&plot, h).await });
+            }
+            let page: Option<ReportPage> = state.workspace.with_untracked(|w| {
+                let ids = state.selected.get_untracked();
+                let runs: Vec<&crate::bundle::Run> = ids.iter().filter_map(|id| w.run(id)).collect();
+                let th = state.thresholds.get_untracked();
+                state.rows.with_untracked(|rows| Some(report_page(w, &runs, rows, &labels, &th, charts.clone())))
+            });
+            busy.set(false);
+            let Some(page) = page else { return };
+            match kind {
+                Kind::Markdown => browser::download("runlens-report.md", "text/markdown", &page_markdown(&page)),
+                Kind::Confluence => browser::download("runlens-report-confluence.txt", "text/plain", &page_confluence(&page)),
+                Kind::Html => browser::download("runlens-report.html", "text/html", &page_html(&page)),
+                Kind::Images => {
+                    for c in &charts {
+                        if let Some(url) = c.safe_png() {
+                            browser::download_url(&c.file_name, url);
+                        }
+                    }
+                }
+            }
+            if kind != Kind::Images && charts.iter().any(|c| c.png.is_none()) {
+                state.notify(NoticeKind::Warning, "The charts could not be drawn as images; the page has the tables only.", vec![]);
+            }
+        });
+    };
+    view! {
+        <section class="report-export" aria-label="Report page">
+            <span class="caption-text">"Report page"</span>
+            <span class="hint">"the summary, test runs, what changed beyond noise, charts and notes, ready for a wiki"</span>
+            <span class="buttons">
+                <button type="button" class="ghost small" data-testid="report-md" disabled=move || busy.get() on:click=move |_| export(Kind::Markdown)
+                    title="Markdown with the charts embedded as PNG data">"Markdown"</button>
+                <button type="button" class="ghost small" data-testid="report-confluence" disabled=move || busy.get() on:click=move |_| export(Kind::Confluence)
+                    title="Confluence wiki markup; attach the chart images (next button) to the page, the markup shows them by file name">"Confluence"</button>
+                <button type="button" class="ghost small" data-testid="report-html" disabled=move || busy.get() on:click=move |_| export(Kind::Html)
+                    title="One self-contained HTML file">"HTML"</button>
+                <button type="button" class="ghost small" data-testid="report-images" disabled=move || busy.get() on:click=move |_| export(Kind::Images)
+                    title="The charts as PNG files, named as the Confluence markup expects">"Chart images"</button>
+            </span>
+        </section>
+    }
+}

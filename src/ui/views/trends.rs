@@ -1,0 +1,223 @@
+//! Trends: one metric across every loaded run, ordered by a dimension (start time, release,
+//! build, …), each run judged against the selected baseline. The chart marks the baseline and the
+//! band within noise of it; points are coloured by verdict, so a nightly history of dozens of
+//! runs reads at a glance. Order and metric are part of the URL.
+
+use crate::analysis::trend::{default_order, order_value, ordered, orders, trend, trend_metrics, Trend, ORDER_START};
+use crate::analysis::Verdict;
+use crate::bundle::Run;
+use crate::format;
+use crate::model::Measure;
+use crate::tables::trend_table;
+use crate::ui::components::chart::{axis, configured, themed, Chart};
+use crate::ui::components::table_view::TableView;
+use leptos::prelude::*;
+use plotly::common::{Fill, HoverInfo, Line, Marker, MarkerSymbol, Mode};
+use plotly::{Layout, Plot, Scatter};
+
+/// At most this many metrics in the picker (the name filter narrows it).
+const MAX_CHOICES: usize = 400;
+
+struct Palette {
+    better: &'static str,
+    worse: &'static str,
+    same: &'static str,
+    accent: &'static str,
+    band: &'static str,
+}
+
+fn palette(dark: bool) -> Palette {
+    if dark {
+        Palette { better: "#5fd08b", worse: "#ff8a80", same: "#a3adba", accent: "#6ea8fe", band: "rgba(163,173,186,0.18)" }
+    } else {
+        Palette { better: "#0f7b3f", worse: "#b42318", same: "#7b8794", accent: "#2563eb", band: "rgba(82,96,109,0.12)" }
+    }
+}
+
+/// The chart of a trend: a line through the values, the band within noise of the baseline, and
+/// one marker trace per verdict (so the legend explains the colours).
+fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) -> Plot {
+    let p = palette(dark);
+    let unit = t.row.unit;
+    // Category x values must be unique; repeated order values fall back to labels.
+    let mut x = t.x.clone();
+    let mut seen = std::collections::HashSet::new();
+    if by == crate::analysis::trend::ORDER_BUNDLE || !x.iter().all(|v| seen.insert(v.clone())) {
+        x = labels.to_vec();
+    }
+    // Durations and sizes in a unit a reader can take in (hours, GiB), not 40,200 seconds.
+    let max = t.row.cells.iter().filter_map(|c| c.value).fold(0.0f64, |m, v| m.max(v.abs()));
+    let (scale, unit_name) = match unit {
+        crate::bundle::Unit::S if max >= 7200.0 => (3600.0, "hours"),
+        crate::bundle::Unit::S if max >= 120.0 => (60.0, "minutes"),
+        crate::bundle::Unit::Bytes if max >= 1073741824.0 => (1073741824.0, "GiB"),
+        crate::bundle::Unit::Bytes if max >= 1048576.0 => (1048576.0, "MiB"),
+        u => (1.0, crate::analysis::unit_name(u)),
+    };
+    let y: Vec<Option<f64>> = t.row.cells.iter().map(|c| c.value.map(|v| v / scale)).collect();
+    // The line joins comparable runs only: a failed run's figure would drag it down.
+    let line_y: Vec<Option<f64>> = t.row.cells.iter().zip(&y).map(|(c, v)| if c.verdict == Verdict::NotComparable { None } else { *v }).collect();
+    let mut plot = Plot::new();
+    plot.add_trace(
+        Scatter::new(x.clone(), line_y)
+            .mode(Mode::Lines)
+            .line(Line::new().color(p.same).width(1.5))
+            .connect_gaps(true)
+            .show_legend(false)
+            .hover_info(HoverInfo::Skip),
+    );
+    if let Some(b) = t.row.cells.get(t.baseline).and_then(|c| c.value).map(|b| b / scale) {
+        let delta = match t.row.spec.measure {
+            Measure::Relative => Some(b.abs() * threshold / 100.0),
+            Measure::Points => Some(threshold),
+            Measure::ErrorRate => None,
+        };
+        if let Some(d) = delta {
+            let unit_word = if t.row.spec.measure == Measure::Points { " pp" } else { "%" };
+            let n = x.len();
+            plot.add_trace(Scatter::new(x.clone(), vec![b - d; n]).mode(Mode::Lines).line(Line::new().width(0.0)).show_legend(false).hover_info(HoverInfo::Skip));
+            plot.add_trace(
+                Scatter::new(x.clone(), vec![b + d; n])
+                    .mode(Mode::Lines)
+                    .line(Line::new().width(0.0))
+                    .fill(Fill::ToNextY)
+                    .fill_color(p.band)
+                    .name(format!("within ±{}{unit_word} of the baseline", format::number(threshold)))
+                    .hover_info(HoverInfo::Skip),
+            );
+        }
+    }
+    // (legend name, colour, symbol, size, which verdicts)
+    type Group<'a> = (&'a str, &'a str, MarkerSymbol, usize, fn(Verdict) -> bool);
+    let groups: [Group; 5] = [
+        ("baseline", p.accent, MarkerSymbol::Diamond, 13, |v| v == Verdict::Baseline),
+        ("regressed", p.worse, MarkerSymbol::Circle, 9, |v| v == Verdict::Regressed),
+        ("improved", p.better, MarkerSymbol::Circle, 9, |v| v == Verdict::Improved),
+        ("within noise", p.same, MarkerSymbol::Circle, 7, |v| matches!(v, Verdict::WithinNoise | Verdict::Changed)),
+        ("not judged", p.same, MarkerSymbol::CircleOpen, 8, |v| matches!(v, Verdict::NotComparable | Verdict::NotEnoughData | Verdict::Added | Verdict::Removed | Verdict::Missing)),
+    ];
+    for (name, colour, symbol, size, keep) in groups {
+        let idx: Vec<usize> = (0..x.len()).filter(|i| keep(t.row.cells[*i].verdict) && y[*i].is_some()).collect();
+        if idx.is_empty() {
+            continue;
+        }
+        let hover: Vec<String> = idx
+            .iter()
+            .map(|i| {
+                let c = &t.row.cells[*i];
+                let v = c.value.map(|v| format::value(v, c.unit)).unwrap_or_default();
+                let ch = c.change.map(|ch| format!(" ({})", ch.text(t.row.spec.family, c.unit))).unwrap_or_default();
+                format!("{}<br>{v}{ch}<br>{}", labels[*i], c.verdict.label())
+            })
+            .collect();
+        plot.add_trace(
+            Scatter::new(idx.iter().map(|i| x[*i].clone()).collect(), idx.iter().map(|i| y[*i]).collect())
+                .mode(Mode::Markers)
+                .marker(Marker::new().color(colour).symbol(symbol).size(size))
+                .name(name)
+                .hover_text_array(hover)
+                .hover_info(HoverInfo::Text),
+        );
+    }
+    let x_axis = axis(dark, "").auto_margin(true).n_ticks(14);
+    let x_axis = if by == ORDER_START { x_axis.type_(plotly::layout::AxisType::Date) } else { x_axis.type_(plotly::layout::AxisType::Category) };
+    plot.set_layout(
+        themed(Layout::new(), dark)
+            .height(400)
+            .x_axis(x_axis)
+            .y_axis(axis(dark, &format!("{} ({unit_name})", t.row.label())))
+            .hover_mode(plotly::layout::HoverMode::Closest)
+            .margin(plotly::layout::Margin::new().left(10).right(10).top(20).bottom(10))
+            // Below the plot: the mode bar sits at the top right.
+            .legend(
+                plotly::layout::Legend::new()
+                    .orientation(plotly::common::Orientation::Horizontal)
+                    .y(-0.12)
+                    .y_anchor(plotly::common::Anchor::Top)
+                    .x(0.0),
+            ),
+    );
+    configured(plot, "runlens-trend")
+}
+
+#[component]
+pub fn Trends() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let all: Memo<Vec<Run>> = Memo::new(move |_| state.workspace.with(|w| w.all_runs().cloned().collect()));
+    let order_choices = Memo::new(move |_| all.with(|r| orders(&r.iter().collect::<Vec<_>>())));
+    let order = Memo::new(move |_| {
+        let asked = state.url.with(|u| u.order.clone());
+        let choices = order_choices.get();
+        asked.filter(|o| choices.contains(o)).unwrap_or_else(|| all.with(|r| default_order(&r.iter().collect::<Vec<_>>())))
+    });
+    let metrics = Memo::new(move |_| all.with(|r| trend_metrics(&r.iter().collect::<Vec<_>>())));
+    let metric = Memo::new(move |_| {
+        let asked = state.url.with(|u| u.metric.clone());
+        metrics.with(|m| asked.and_then(|a| m.iter().find(|x| x.label() == a).cloned()).or_else(|| m.first().cloned()))
+    });
+    let choices = Memo::new(move |_| {
+        let f = state.url.with(|u| u.filter.to_lowercase());
+        metrics.with(|m| m.iter().filter(|x| f.is_empty() || x.label().to_lowercase().contains(&f)).take(MAX_CHOICES).map(|x| x.label()).collect::<Vec<_>>())
+    });
+    let baseline = Memo::new(move |_| state.selected.with(|s| s.first().cloned()));
+    let data = Memo::new(move |_| {
+        let (m, b, by, th) = (metric.get()?, baseline.get()?, order.get(), state.thresholds.get());
+        all.with(|runs| {
+            let refs: Vec<&Run> = runs.iter().collect();
+            let sorted = ordered(&refs, &by);
+            let labels: Vec<String> = sorted.iter().map(|r| r.label.clone()).collect();
+            let t = trend(&sorted, &b, &m, &by, &th)?;
+            let threshold = th.of(t.row.spec.family);
+            Some((t, labels, threshold))
+        })
+    });
+    let table = Memo::new(move |_| data.with(|d| d.as_ref().map(|(t, l, _)| trend_table(t, l, &order.get()))));
+    let chart = move || {
+        let dark = state.dark.get();
+        let by = order.get();
+        data.with(|d| d.as_ref().map(|(t, l, th)| figure(t, l, &by, *th, dark)).unwrap_or_else(Plot::new))
+    };
+    let order_label = |o: &str| match o {
+        "start" => "start time".to_string(),
+        "bundle" => "order in the bundle".to_string(),
+        d => d.to_string(),
+    };
+    view! {
+        <div class="trends">
+            <Show when=move || metrics.with(|m| !m.is_empty()) fallback=move || view! {
+                <p class="empty">{move || format!("A trend needs a figure that at least two runs share; the workspace has {} run(s) with none in common.", all.with(Vec::len))}</p>
+            }>
+                <div class="controls">
+                    <label>"Metric "
+                        <select data-testid="trend-metric" on:change=move |ev| { let v = event_target_value(&ev); state.url.update(|u| u.metric = Some(v)); }>
+                            {move || {
+                                let now = metric.get().map(|m| m.label()).unwrap_or_default();
+                                choices.get().into_iter().map(|c| { let sel = c == now; view! { <option value=c.clone() selected=sel>{c.clone()}</option> } }).collect_view()
+                            }}
+                        </select>
+                    </label>
+                    <label class="grow">
+                        <span class="visually-hidden">"Filter metrics"</span>
+                        <input type="search" placeholder="Filter metrics" prop:value=move || state.url.with(|u| u.filter.clone())
+                            on:input=move |ev| state.url.update(|u| u.filter = event_target_value(&ev))/>
+                    </label>
+                    <label>"Order by "
+                        <select data-testid="trend-order" on:change=move |ev| { let v = event_target_value(&ev); state.url.update(|u| u.order = Some(v)); }>
+                            {move || { let now = order.get(); order_choices.get().into_iter().map(|o| { let sel = o == now; view! { <option value=o.clone() selected=sel>{order_label(&o)}</option> } }).collect_view() }}
+                        </select>
+                    </label>
+                    <super::controls::ThresholdEditor/>
+                </div>
+                <p class="hint">{move || {
+                    let n = all.with(Vec::len);
+                    let b = baseline.get().and_then(|id| state.workspace.with(|w| w.run(&id).map(|r| r.label.clone()))).unwrap_or_default();
+                    let missing = all.with(|r| r.iter().filter(|r| order_value(r, &order.get()).is_none()).count());
+                    let tail = if missing > 0 && order.get() != "bundle" { format!("; {missing} without a value for this order come last") } else { String::new() };
+                    format!("All {n} loaded runs, each against the baseline {b} (pick another baseline above){tail}.")
+                }}</p>
+                <Chart figure=chart label="The chosen metric across the runs in order, the baseline marked" file_name="runlens-trend"/>
+                {move || table.get().map(|t| view! { <TableView table=Signal::stored(t) page_size=50/> })}
+            </Show>
+        </div>
+    }
+}
