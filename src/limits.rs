@@ -31,6 +31,12 @@ pub const MAX_INFLATED_BYTES: u64 = MAX_DOCUMENT_BYTES;
 /// file, and without a cap a file with no line break would be buffered whole as one record.
 pub const MAX_LINE_BYTES: usize = 4 << 20;
 
+/// Characters of a link's `#bundle=` fragment (a shared comparison of local files). Browsers take
+/// far longer URLs (Chromium 2 MB), but wikis, chat tools and mail clients cut or refuse links of
+/// more than a few hundred KB; 256 KiB of base64 carries about 190 KiB of gzip, a bundle of
+/// several hundred transactions with histograms. Larger ones are saved as a file instead.
+pub const MAX_SHARE_FRAGMENT_BYTES: usize = 256 << 10;
+
 /// Runs in one bundle. Every view lists runs (the picker, the runs table) and compares the
 /// selected ones cell by cell; a thousand is more than any real report has (the seed reports
 /// have 2 to 12) and still renders in well under a second.

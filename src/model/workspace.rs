@@ -124,6 +124,25 @@ impl Workspace {
         })
     }
 
+    /// One bundle of only the runs `ids` (baseline first), for sharing a comparison in a link: the
+    /// first source's report, those runs, and the comparison of them (baseline against the rest).
+    pub fn subset_bundle(&self, ids: &[String]) -> Option<Bundle> {
+        let mut b = self.to_bundle()?;
+        b.runs.retain(|r| ids.contains(&r.id));
+        b.runs.sort_by_key(|r| ids.iter().position(|i| *i == r.id));
+        if b.runs.is_empty() {
+            return None;
+        }
+        let baseline = b.runs[0].id.clone();
+        let candidates: Vec<String> = b.runs[1..].iter().map(|r| r.id.clone()).collect();
+        b.comparisons = if candidates.is_empty() {
+            vec![]
+        } else {
+            vec![Comparison { baseline, candidates, ..Default::default() }]
+        };
+        Some(b)
+    }
+
     /// The first `thresholds` object of the loaded bundles (one workspace is judged by one set).
     pub fn bundle_thresholds(&self) -> Option<&Thresholds> {
         self.sources.iter().find_map(|s| s.thresholds.as_ref())
@@ -149,6 +168,19 @@ mod tests {
             comparisons: vec![Comparison { baseline: ids[0].into(), candidates: vec![ids[1].into()], ..Default::default() }],
             thresholds: None,
         }
+    }
+
+    #[test]
+    fn a_subset_keeps_the_chosen_runs_in_order_and_their_comparison() {
+        let mut w = Workspace::default();
+        w.add("a.json", bundle(&["x", "y", "z"]), vec![]);
+        let b = w.subset_bundle(&["z".into(), "x".into()]).unwrap();
+        assert_eq!(b.runs.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["z", "x"]);
+        assert_eq!((b.comparisons[0].baseline.as_str(), b.comparisons[0].candidates.clone()), ("z", vec!["x".to_string()]));
+        let one = w.subset_bundle(&["y".into()]).unwrap();
+        assert!(one.comparisons.is_empty());
+        assert!(w.subset_bundle(&["nope".into()]).is_none());
+        crate::bundle::load_bundle_str("b", &serde_json::to_string(&b).unwrap()).unwrap();
     }
 
     #[test]

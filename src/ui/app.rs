@@ -30,7 +30,8 @@ pub fn App() -> impl IntoView {
     super::ingest::init(workers, std::rc::Rc::new(move |p| state.progress.set(p)));
     // A link that names bundles shows exactly those; remembered local files come back only on a
     // plain visit.
-    if srcs.is_empty() && !state.url.with_untracked(|u| u.embed) {
+    let shared = loader::load_shared(state);
+    if srcs.is_empty() && !shared && !state.url.with_untracked(|u| u.embed) {
         loader::restore(state);
     }
     loader::load_urls(state, srcs);

@@ -24,10 +24,17 @@ pub fn resolve_url(src: &str) -> Option<(String, String)> {
     Some((url.href(), url.protocol()))
 }
 
-/// Replaces the query in the address bar without reloading.
+/// The fragment of the page's address (`#…`), empty when there is none.
+pub fn location_hash() -> String {
+    window().location().hash().unwrap_or_default()
+}
+
+/// Replaces the query in the address bar without reloading (the fragment stays: a shared link's
+/// data lives there).
 pub fn replace_query(query: &str) {
     let path = window().location().pathname().unwrap_or_default();
-    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
+    let hash = location_hash();
+    let url = if query.is_empty() { format!("{path}{hash}") } else { format!("{path}?{query}{hash}") };
     if let Ok(h) = window().history() {
         let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }
@@ -116,4 +123,31 @@ fn post_height_to_parent(last: i32) -> i32 {
     let _ = js_sys::Reflect::set(&msg, &"height".into(), &JsValue::from(height));
     let _ = parent.post_message(&msg, "*");
     height
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    // web-sys has this binding only behind `web_sys_unstable_apis`; the API is in every current
+    // browser (Chrome 80, Firefox 113, Safari 16.4), so it is bound here.
+    type CompressionStream;
+    #[wasm_bindgen(constructor, catch)]
+    fn new(format: &str) -> Result<CompressionStream, JsValue>;
+    #[wasm_bindgen(method, getter)]
+    fn readable(this: &CompressionStream) -> web_sys::ReadableStream;
+    #[wasm_bindgen(method, getter)]
+    fn writable(this: &CompressionStream) -> web_sys::WritableStream;
+}
+
+/// Compresses bytes with gzip in the browser (`CompressionStream`), so the page links no
+/// compressor of its own.
+pub async fn gzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let fail = |_| "the browser could not compress the data".to_string();
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(fail)?;
+    let cs = CompressionStream::new("gzip").map_err(fail)?;
+    let pair = web_sys::ReadableWritablePair::new(&cs.readable(), &cs.writable());
+    let piped = blob.stream().pipe_through(&pair);
+    let resp = web_sys::Response::new_with_opt_readable_stream(Some(&piped)).map_err(fail)?;
+    let buf = wasm_bindgen_futures::JsFuture::from(resp.array_buffer().map_err(fail)?).await.map_err(fail)?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }

@@ -143,6 +143,16 @@ pub fn load_urls(state: AppState, srcs: Vec<String>) {
     }
 }
 
+/// Opens the bundle a shared link carries in its fragment (`#bundle=…`); true if there is one.
+pub fn load_shared(state: AppState) -> bool {
+    let Some(data) = crate::share::from_fragment(&super::browser::location_hash()) else { return false };
+    match data.ok().and_then(|gz| web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&js_sys::Uint8Array::from(&gz[..]))).ok()) {
+        Some(blob) => submit(state, "shared link".into(), Input::Blob(blob), Origin::Url, |_| {}),
+        None => state.notify(NoticeKind::Error, "This link's data is damaged or cut short; ask for the link again, or for the bundle file.", vec![]),
+    }
+    true
+}
+
 /// Stops the file being read now.
 pub fn cancel() {
     ingest::cancel();

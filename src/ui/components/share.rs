@@ -6,21 +6,48 @@ use crate::urlstate::UrlState;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-/// The `<iframe>` snippet that embeds the current view.
-pub fn embed_snippet(url: &UrlState) -> String {
-    let q = UrlState { embed: true, ..url.clone() }.to_query();
+/// The `<iframe>` snippet that embeds the view of `link` (a full link to the page).
+pub fn embed_snippet(link: &str, url: &UrlState) -> String {
     format!(
-        "<iframe src=\"{}?{}\" width=\"800\" height=\"500\" style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"runlens: {}\"></iframe>",
-        browser::page_base(),
-        q.replace('&', "&amp;"),
+        "<iframe src=\"{}\" width=\"800\" height=\"500\" style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"runlens: {}\"></iframe>",
+        link.replace('&', "&amp;").replace('"', "&quot;"),
         url.view.title()
     )
+}
+
+/// A link to the current state. Bundles from `src` URLs are named by them; when any file was
+/// opened locally, the workspace travels in the fragment instead (or, if that is too long, the
+/// compared runs alone). `Err` says why no link can carry it.
+async fn link(state: crate::ui::AppState, embed: bool) -> Result<String, String> {
+    let url = state.url.get_untracked();
+    let url = UrlState { embed, ..url };
+    let base = browser::page_base();
+    let local = state.workspace.with_untracked(|w| w.sources.iter().any(|s| !url.src.contains(&s.name)));
+    if !local {
+        return Ok(format!("{base}?{}", url.to_query()));
+    }
+    let query = UrlState { src: vec![], ..url }.to_query();
+    let ids = state.selected.get_untracked();
+    let (whole, compared) = state.workspace.with_untracked(|w| (w.to_bundle(), w.subset_bundle(&ids)));
+    let mut last_size = 0;
+    for bundle in [whole, compared].into_iter().flatten() {
+        let json = serde_json::to_vec(&bundle).map_err(|e| e.to_string())?;
+        let gz = browser::gzip(&json).await?;
+        last_size = gz.len();
+        if let Some(fragment) = crate::share::fragment(&gz) {
+            return Ok(format!("{base}?{query}#{fragment}"));
+        }
+    }
+    Err(format!(
+        "These runs are too large to travel in a link ({} compressed; a link carries up to {}). Use “Save bundle” and share the file, or host it and link to it with src=.",
+        crate::format::bytes(last_size as f64),
+        crate::format::bytes((crate::limits::MAX_SHARE_FRAGMENT_BYTES / 4 * 3) as f64)
+    ))
 }
 
 #[component]
 pub fn ShareButtons() -> impl IntoView {
     let state = crate::ui::use_app_state();
-    let has_src = move || state.url.with(|u| !u.src.is_empty());
     let has_runs = move || state.workspace.with(|w| !w.is_empty());
     let copy = move |what: &'static str, text: String| {
         spawn_local(async move {
@@ -32,10 +59,21 @@ pub fn ShareButtons() -> impl IntoView {
         });
     };
     let copy_link = move |_| {
-        let q = state.url.with(|u| u.to_query());
-        copy("Link", format!("{}?{q}", browser::page_base()));
+        spawn_local(async move {
+            match link(state, false).await {
+                Ok(l) => copy("Link", l),
+                Err(why) => state.notify(NoticeKind::Warning, why, vec![]),
+            }
+        });
     };
-    let copy_embed = move |_| copy("Embed snippet", state.url.with(embed_snippet));
+    let copy_embed = move |_| {
+        spawn_local(async move {
+            match link(state, true).await {
+                Ok(l) => copy("Embed snippet", state.url.with_untracked(|u| embed_snippet(&l, u))),
+                Err(why) => state.notify(NoticeKind::Warning, why, vec![]),
+            }
+        });
+    };
     let export = move |_| {
         if let Some(b) = state.workspace.with(|w| w.to_bundle()) {
             if let Ok(json) = serde_json::to_string_pretty(&b) {
@@ -45,12 +83,9 @@ pub fn ShareButtons() -> impl IntoView {
     };
     view! {
         <Show when=has_runs>
-            <Show when=has_src fallback=|| view! {
-                <span class="hint" title="Links can only point to bundles loaded from a URL (src=…), not to local files.">"Local files: link not shareable"</span>
-            }>
-                <button type="button" class="ghost" on:click=copy_link data-testid="copy-link">"Copy link"</button>
-                <button type="button" class="ghost" on:click=copy_embed data-testid="copy-embed">"Copy embed"</button>
-            </Show>
+            <button type="button" class="ghost" on:click=copy_link data-testid="copy-link"
+                title="A link to this view; runs from local files travel inside the link (nothing is uploaded)">"Copy link"</button>
+            <button type="button" class="ghost" on:click=copy_embed data-testid="copy-embed">"Copy embed"</button>
             <button type="button" class="ghost" on:click=export data-testid="export-bundle" title="Download every loaded run as one bundle">"Save bundle"</button>
         </Show>
     }
