@@ -33,9 +33,42 @@ pub fn chart_text(s: &str) -> String {
     out
 }
 
+/// Category names made unique: Plotly merges categories with equal names into one slot, so two
+/// transactions whose shortened names coincide would share a bar position (and the chart would
+/// look unsorted). Later duplicates get " (2)", " (3)", ….
+pub fn unique(names: Vec<String>) -> Vec<String> {
+    let mut used: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut next: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut out = Vec::with_capacity(names.len());
+    for n in names {
+        if used.insert(n.clone()) {
+            out.push(n);
+            continue;
+        }
+        let mut k = next.get(&n).copied().unwrap_or(2);
+        let mut candidate = format!("{n} ({k})");
+        while !used.insert(candidate.clone()) {
+            k += 1;
+            candidate = format!("{n} ({k})");
+        }
+        next.insert(n, k + 1);
+        out.push(candidate);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equal_names_become_distinct_categories() {
+        let names = ["a…", "b", "a…", "a… (2)", "a…"].map(String::from).to_vec();
+        let u = unique(names);
+        assert_eq!(u, ["a…", "b", "a… (2)", "a… (2) (2)", "a… (3)"].map(String::from).to_vec());
+        let set: std::collections::HashSet<&String> = u.iter().collect();
+        assert_eq!(set.len(), u.len());
+    }
 
     /// Plotly's own decoding of the entities `chart_text` writes (svg_text_utils.js
     /// `convertEntities`), to check that the text comes back unchanged.

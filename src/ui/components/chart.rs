@@ -79,7 +79,7 @@ pub fn bars_per_run(rows: &[&crate::analysis::Row], names: &[String], labels: &[
     use plotly::common::Orientation;
     let mut plot = Plot::new();
     let rows = &rows[..rows.len().min(MAX_CHART_CATEGORIES)];
-    let names: Vec<String> = names.iter().take(rows.len()).map(|n| text(n)).collect();
+    let names = crate::chart_text::unique(names.iter().take(rows.len()).map(|n| text(n)).collect());
     for (i, label) in labels.iter().enumerate().take(MAX_CHART_TRACES) {
         let vals: Vec<Option<f64>> = rows.iter().map(|r| r.cells.get(i).and_then(|c| c.value)).collect();
         if vals.iter().all(Option::is_none) {
