@@ -34,6 +34,7 @@ pub mod names;
 pub mod parallel;
 pub mod samples;
 pub mod series;
+pub mod session;
 #[cfg(test)]
 mod test_support;
 pub mod text;

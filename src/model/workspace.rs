@@ -37,6 +37,12 @@ impl Workspace {
     /// Adds a bundle; returns the renames made, as (old id, new id).
     pub fn add(&mut self, name: &str, bundle: Bundle, warnings: Vec<Warning>) -> Vec<(String, String)> {
         let source = self.sources.len();
+        self.sources.push(Source { name: name.to_string(), report: Report::default(), warnings: vec![], thresholds: None });
+        self.fill(source, bundle, warnings)
+    }
+
+    /// Puts `bundle`'s runs under source `source` (whose entry exists), renaming ids that collide.
+    fn fill(&mut self, source: usize, bundle: Bundle, warnings: Vec<Warning>) -> Vec<(String, String)> {
         let mut renames = Vec::new();
         for mut run in bundle.runs {
             if self.run(&run.id).is_some() {
@@ -54,8 +60,33 @@ impl Workspace {
                 ..c
             });
         }
-        self.sources.push(Source { name: name.to_string(), report: bundle.report, warnings, thresholds: bundle.thresholds });
+        if let Some(s) = self.sources.get_mut(source) {
+            (s.report, s.warnings, s.thresholds) = (bundle.report, warnings, bundle.thresholds);
+        }
         renames
+    }
+
+    /// Replaces the runs of the source named `name` (made again from what the user edited, such
+    /// as the import panel's runs), or adds it; `None` removes it. Returns the renames made.
+    pub fn set_source(&mut self, name: &str, bundle: Option<Bundle>, warnings: Vec<Warning>) -> Vec<(String, String)> {
+        let Some(idx) = self.sources.iter().position(|s| s.name == name) else {
+            return bundle.map(|b| self.add(name, b, warnings)).unwrap_or_default();
+        };
+        let old: Vec<String> = self.runs.iter().filter(|r| r.source == idx).map(|r| r.run.id.clone()).collect();
+        self.runs.retain(|r| r.source != idx);
+        self.comparisons.retain(|c| !old.contains(&c.baseline));
+        match bundle {
+            Some(b) => self.fill(idx, b, warnings),
+            None => {
+                self.sources.remove(idx);
+                for r in &mut self.runs {
+                    if r.source > idx {
+                        r.source -= 1;
+                    }
+                }
+                vec![]
+            }
+        }
     }
 
     pub fn run(&self, id: &str) -> Option<&Run> {
@@ -168,6 +199,23 @@ mod tests {
             comparisons: vec![Comparison { baseline: ids[0].into(), candidates: vec![ids[1].into()], ..Default::default() }],
             thresholds: None,
         }
+    }
+
+    #[test]
+    fn a_source_is_replaced_in_place_or_removed() {
+        let mut w = Workspace::default();
+        w.add("a.json", bundle(&["x", "y"]), vec![]);
+        w.add("imported", bundle(&["p", "q"]), vec![]);
+        w.add("c.json", bundle(&["z", "x"]), vec![]);
+        assert_eq!(w.set_source("imported", Some(bundle(&["p2", "x"])), vec![]), vec![("x".to_string(), "x~3".to_string())]);
+        let ids: Vec<(&str, usize)> = w.runs.iter().map(|r| (r.run.id.as_str(), r.source)).collect();
+        assert_eq!(ids, [("x", 0), ("y", 0), ("z", 2), ("x~2", 2), ("p2", 1), ("x~3", 1)]);
+        assert!(w.comparisons.iter().all(|c| c.baseline != "p"), "the old runs' comparison is gone");
+        w.set_source("imported", None, vec![]);
+        assert_eq!(w.sources.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["a.json", "c.json"]);
+        assert_eq!(w.runs.iter().map(|r| r.source).collect::<Vec<_>>(), [0, 0, 1, 1]);
+        w.set_source("new", Some(bundle(&["n", "m"])), vec![]);
+        assert_eq!(w.sources.len(), 3);
     }
 
     #[test]

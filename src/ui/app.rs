@@ -203,6 +203,9 @@ fn Workspace() -> impl IntoView {
                     "Open in runlens ↗"
                 </a>
             </Show>
+            <Show when=move || !embed.get()>
+                <super::components::import_panel::ImportPanel/>
+            </Show>
             <Show when=move || !embed.get() fallback=move || view! {
                 <p class="embed-runs">{move || {
                     let l = state.labels.get();

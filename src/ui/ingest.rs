@@ -42,8 +42,8 @@ pub struct Progress {
 }
 
 pub type OnProgress = Rc<dyn Fn(Option<Progress>)>;
-/// The finished import, and what to keep for a reload (when asked): the file itself if it was a
-/// bundle, else the bundle made of it.
+/// The finished import, and what to keep for a reload (when asked, and it is a bundle file: the
+/// file as given; raw files are remembered as the runs the import panel makes of them).
 pub type OnDone = Box<dyn FnOnce(Result<(Done, Option<Blob>), String>)>;
 
 struct Job {
@@ -186,11 +186,11 @@ fn start_next() {
         let mut job = p.queue.pop_front()?;
         job.started_ms = now();
         job.bytes = vec![0; p.size];
-        let out = (job.id, job.name.clone(), job.input.clone(), p.size, job.total, job.keep);
+        let out = (job.id, job.name.clone(), job.input.clone(), p.size, job.total);
         p.current = Some(job);
         Some(out)
     });
-    let Some((id, name, input, workers, total, keep)) = job else { return };
+    let Some((id, name, input, workers, total)) = job else { return };
     if !ensure_slot(0) {
         return finish(id, Err("The ingest worker could not start in this browser.".into()));
     }
@@ -202,8 +202,8 @@ fn start_next() {
     }
     report();
     let message = match input {
-        Input::Blob(blob) => msg(&[("type", "import".into()), ("job", id.into()), ("name", name.into()), ("blob", blob.into()), ("workers", (workers as u32).into()), ("keep", keep.into())]),
-        Input::Url(url) => msg(&[("type", "fetch".into()), ("job", id.into()), ("name", name.into()), ("url", url.into()), ("workers", (workers as u32).into()), ("keep", keep.into())]),
+        Input::Blob(blob) => msg(&[("type", "import".into()), ("job", id.into()), ("name", name.into()), ("blob", blob.into()), ("workers", (workers as u32).into())]),
+        Input::Url(url) => msg(&[("type", "fetch".into()), ("job", id.into()), ("name", name.into()), ("url", url.into()), ("workers", (workers as u32).into())]),
     };
     send(0, message.into(), Array::new());
 }
@@ -284,7 +284,7 @@ fn on_message(index: usize, data: JsValue) {
         Some("done") => {
             let bytes = get(&data, "data").dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
             let result = decode_done(&bytes).map(|done| {
-                let kept = kept_blob(&done, &data);
+                let kept = kept_blob(&done);
                 (done, kept)
             });
             finish(job, result);
@@ -294,19 +294,15 @@ fn on_message(index: usize, data: JsValue) {
     }
 }
 
-/// What to remember of a finished job: a bundle file as it was given, a raw file as the bundle
-/// JSON the worker made of it (sent only when the job asked to keep it).
-fn kept_blob(done: &Done, data: &JsValue) -> Option<Blob> {
-    if done.format == "bundle" {
-        return POOL.with(|p| match p.borrow().current.as_ref().map(|j| (&j.input, j.keep)) {
-            Some((Input::Blob(b), true)) => Some(b.clone()),
-            _ => None,
-        });
+/// What to remember of a finished job: a bundle file as it was given.
+fn kept_blob(done: &Done) -> Option<Blob> {
+    if done.format != "bundle" {
+        return None;
     }
-    let json = get(data, "json").dyn_into::<Uint8Array>().ok()?;
-    let props = web_sys::BlobPropertyBag::new();
-    props.set_type("application/json");
-    Blob::new_with_u8_array_sequence_and_options(&Array::of1(&json), &props).ok()
+    POOL.with(|p| match p.borrow().current.as_ref().map(|j| (&j.input, j.keep)) {
+        Some((Input::Blob(b), true)) => Some(b.clone()),
+        _ => None,
+    })
 }
 
 /// The first worker split a large file: ranges 1.. go to the other workers.

@@ -16,9 +16,18 @@ pub enum Origin {
     Restored,
 }
 
-/// Keeps what the user opened in IndexedDB so a reload reopens it: a bundle as the file they gave,
-/// a tool's raw output as the bundle made of it (the worker's JSON; a 1 GB JTL is not kept twice).
-/// Says so when the browser refuses.
+/// The name the runs made of raw files go by: the workspace source the import panel edits, and
+/// the file it is remembered as.
+pub const IMPORTED: &str = "Imported results";
+
+static NEXT_BATCH: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+
+/// A new batch id: files dropped or picked together share one (they default to one run).
+fn new_batch() -> u32 {
+    NEXT_BATCH.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Keeps a blob in IndexedDB so a reload reopens it; says so when the browser refuses.
 fn remember(state: AppState, name: &str, blob: web_sys::Blob) {
     let name = name.to_string();
     leptos::task::spawn_local(async move {
@@ -28,17 +37,53 @@ fn remember(state: AppState, name: &str, blob: web_sys::Blob) {
     });
 }
 
-/// Adds a finished import to the workspace and says what happened.
-fn add(state: AppState, name: &str, done: Done, kept: Option<web_sys::Blob>, origin: Origin) {
-    if let (Origin::Local, Some(blob)) = (origin, kept) {
-        remember(state, name, blob);
+/// Makes the workspace's imported runs again from the import panel's session, and remembers
+/// them (as one bundle: the grouping and names survive a reload).
+pub fn sync_session(state: AppState) {
+    let made = state.session.with_untracked(|s| s.bundle());
+    let json = made.as_ref().and_then(|(b, _)| serde_json::to_string(b).ok());
+    let (bundle, warnings) = match made {
+        Some((b, w)) => (Some(b), w),
+        None => (None, vec![]),
+    };
+    if !warnings.is_empty() {
+        state.notify(
+            NoticeKind::Warning,
+            format!("Joining files into runs gave {} warning(s).", warnings.len()),
+            warnings.iter().map(|w| w.to_string()).collect(),
+        );
     }
+    state.workspace.update(|w| {
+        w.set_source(IMPORTED, bundle, warnings);
+    });
+    match json.and_then(|j| web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&j.into())).ok()) {
+        Some(blob) => remember(state, IMPORTED, blob),
+        None => leptos::task::spawn_local(super::persist::forget_name(IMPORTED)),
+    }
+}
+
+/// Adds a finished import and says what happened: a bundle joins the workspace; a tool's raw
+/// output (or the imported runs remembered from the last visit) goes to the import panel, which
+/// makes the runs.
+fn add(state: AppState, name: &str, done: Done, kept: Option<web_sys::Blob>, origin: Origin, batch: u32) {
     let warning_list: Vec<crate::bundle::Warning> = done.warnings().collect();
     let warnings: Vec<String> = warning_list.iter().map(|w| w.to_string()).collect();
     let n_runs = done.bundle.runs.len();
     let raw = done.format != "bundle";
     let (title, records) = (done.format_title, done.records);
-    let renames = state.workspace.try_update(|w| w.add(name, done.bundle, warning_list)).unwrap_or_default();
+    let mut renames = vec![];
+    if raw || name == IMPORTED {
+        let shown = if raw { title.clone() } else { "earlier imports".into() };
+        state.session.update(|s| {
+            s.add(batch, name, &shown, records, done.bundle);
+        });
+        sync_session(state);
+    } else {
+        if let (Origin::Local, Some(blob)) = (origin, kept) {
+            remember(state, name, blob);
+        }
+        renames = state.workspace.try_update(|w| w.add(name, done.bundle, warning_list)).unwrap_or_default();
+    }
     if raw && origin != Origin::Restored {
         state.notify(
             NoticeKind::Info,
@@ -63,7 +108,7 @@ fn add(state: AppState, name: &str, done: Done, kept: Option<web_sys::Blob>, ori
 }
 
 /// Queues one input; `after` runs when it is done (loaded or not).
-fn submit(state: AppState, name: String, input: Input, origin: Origin, after: impl FnOnce(bool) + 'static) {
+fn submit(state: AppState, name: String, input: Input, origin: Origin, batch: u32, after: impl FnOnce(bool) + 'static) {
     state.busy.update(|b| *b += 1);
     let n = name.clone();
     ingest::submit(
@@ -74,7 +119,7 @@ fn submit(state: AppState, name: String, input: Input, origin: Origin, after: im
             state.busy.update(|b| *b = b.saturating_sub(1));
             let ok = match result {
                 Ok((done, kept)) => {
-                    add(state, &n, done, kept, origin);
+                    add(state, &n, done, kept, origin, batch);
                     true
                 }
                 Err(e) if e == "cancelled" => {
@@ -94,9 +139,10 @@ fn submit(state: AppState, name: String, input: Input, origin: Origin, after: im
 
 /// Reads dropped or picked files, in order.
 pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
+    let batch = new_batch();
     for f in files {
         let name = f.name();
-        submit(state, name, Input::Blob(f.into()), Origin::Local, |_| {});
+        submit(state, name, Input::Blob(f.into()), Origin::Local, batch, |_| {});
     }
 }
 
@@ -104,7 +150,7 @@ pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
 pub fn load_text(state: AppState, text: String, after: impl FnOnce(bool) + 'static) {
     let parts = js_sys::Array::of1(&text.into());
     match web_sys::Blob::new_with_str_sequence(&parts) {
-        Ok(blob) => submit(state, "pasted text".into(), Input::Blob(blob), Origin::Local, after),
+        Ok(blob) => submit(state, "pasted text".into(), Input::Blob(blob), Origin::Local, new_batch(), after),
         Err(_) => state.notify(NoticeKind::Error, "The pasted text could not be read.", vec![]),
     }
 }
@@ -117,7 +163,7 @@ pub fn restore(state: AppState) {
         let count = std::rc::Rc::new(std::cell::Cell::new((0usize, 0usize)));
         for (name, blob) in stored {
             let count = count.clone();
-            submit(state, name, Input::Blob(blob), Origin::Restored, move |ok| {
+            submit(state, name, Input::Blob(blob), Origin::Restored, new_batch(), move |ok| {
                 let (done, loaded) = count.get();
                 let (done, loaded) = (done + 1, loaded + usize::from(ok));
                 count.set((done, loaded));
@@ -139,7 +185,7 @@ pub fn load_urls(state: AppState, srcs: Vec<String>) {
             continue;
         }
         let href = resolved.map(|(href, _)| href).unwrap_or_else(|| src.clone());
-        submit(state, src, Input::Url(href), Origin::Url, |_| {});
+        submit(state, src, Input::Url(href), Origin::Url, new_batch(), |_| {});
     }
 }
 
@@ -147,7 +193,7 @@ pub fn load_urls(state: AppState, srcs: Vec<String>) {
 pub fn load_shared(state: AppState) -> bool {
     let Some(data) = crate::share::from_fragment(&super::browser::location_hash()) else { return false };
     match data.ok().and_then(|gz| web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&js_sys::Uint8Array::from(&gz[..]))).ok()) {
-        Some(blob) => submit(state, "shared link".into(), Input::Blob(blob), Origin::Url, |_| {}),
+        Some(blob) => submit(state, "shared link".into(), Input::Blob(blob), Origin::Url, new_batch(), |_| {}),
         None => state.notify(NoticeKind::Error, "This link's data is damaged or cut short; ask for the link again, or for the bundle file.", vec![]),
     }
     true

@@ -133,6 +133,18 @@ fn take_legacy() -> Vec<(String, String)> {
     serde_json::from_str::<Vec<Stored>>(&text).unwrap_or_default().into_iter().map(|s| (s.name, s.json)).collect()
 }
 
+/// Forgets the file remembered under `name`.
+pub async fn forget_name(name: &str) {
+    let Ok(db) = open().await else { return };
+    if let Ok(tx) = db.transaction(&[STORE], TransactionMode::ReadWrite) {
+        if let Ok(store) = tx.object_store(STORE) {
+            let _ = store.delete(idb::Query::Key(JsValue::from_str(name)));
+        }
+        let _ = tx.await;
+    }
+    db.close();
+}
+
 /// Forgets every remembered file.
 pub async fn forget() {
     if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {

@@ -30,6 +30,8 @@ pub struct AppState {
     pub notices: RwSignal<Vec<Notice>>,
     /// Loads in flight (files being read, URLs being fetched).
     pub busy: RwSignal<u32>,
+    /// Raw files imported in this session and how they group into runs (the import panel).
+    pub session: RwSignal<crate::import::session::Session>,
     /// The file being read now, if any.
     pub progress: RwSignal<Option<super::ingest::Progress>>,
     pub system_dark: RwSignal<bool>,
@@ -107,6 +109,7 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
         url,
         notices: RwSignal::new(Vec::new()),
         busy: RwSignal::new(0),
+        session: RwSignal::new(Default::default()),
         progress: RwSignal::new(None),
         system_dark,
         selected,

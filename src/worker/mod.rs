@@ -19,7 +19,6 @@ pub const BUILD: &str = env!("RUNLENS_BUILD");
 /// A file being read in ranges by several workers: this worker read range 0 and waits for the rest.
 struct Pending {
     job: u32,
-    keep: bool,
     name: String,
     blob: Blob,
     plan: parallel::Plan,
@@ -84,10 +83,9 @@ pub fn run() {
 fn handle(data: JsValue) {
     let job = get_u32(&data, "job");
     let name = get(&data, "name").as_string().unwrap_or_default();
-    let keep = get(&data, "keep").as_bool().unwrap_or(false);
     match get(&data, "type").as_string().as_deref() {
         Some("import") => match get(&data, "blob").dyn_into::<Blob>() {
-            Ok(blob) => import_blob(job, &name, blob, get_u32(&data, "workers").max(1) as usize, keep),
+            Ok(blob) => import_blob(job, &name, blob, get_u32(&data, "workers").max(1) as usize),
             Err(_) => post_error(job, "nothing to read was given"),
         },
         Some("fetch") => {
@@ -95,7 +93,7 @@ fn handle(data: JsValue) {
             let workers = get_u32(&data, "workers").max(1) as usize;
             wasm_bindgen_futures::spawn_local(async move {
                 match download(job, &url).await {
-                    Ok(blob) => import_blob(job, &name, blob, workers, keep),
+                    Ok(blob) => import_blob(job, &name, blob, workers),
                     Err(m) => post_error(job, &m),
                 }
             });
@@ -107,7 +105,7 @@ fn handle(data: JsValue) {
 }
 
 /// Imports a whole blob, or starts a split read and reads range 0 itself.
-fn import_blob(job: u32, name: &str, blob: Blob, workers: usize, keep: bool) {
+fn import_blob(job: u32, name: &str, blob: Blob, workers: usize) {
     let src = BlobSource { blob: blob.clone(), on_bytes: None };
     let head = match import::parallel::RangeSource::read_at(&src, 0, HEAD_BYTES) {
         Ok(h) => h,
@@ -124,7 +122,7 @@ fn import_blob(job: u32, name: &str, blob: Blob, workers: usize, keep: bool) {
             Ok(p) => {
                 let mut parts = vec![None; plan.ranges.len()];
                 parts[0] = Some(p);
-                PENDING.with(|q| q.borrow_mut().push(Pending { job, keep, name: name.into(), blob, plan, parts }));
+                PENDING.with(|q| q.borrow_mut().push(Pending { job, name: name.into(), blob, plan, parts }));
                 try_finish(job);
             }
             Err(e) => post_error(job, &e.to_string()),
@@ -136,24 +134,14 @@ fn import_blob(job: u32, name: &str, blob: Blob, workers: usize, keep: bool) {
         Err(e) => return post_error(job, &format!("{name}: the file could not be read ({e})")),
     };
     match import::import(name, reader, None, &mut |bytes, records| progress(job, bytes, records)) {
-        Ok(imp) => post_done(job, &imp, keep),
+        Ok(imp) => post_done(job, &imp),
         Err(e) => post_error(job, &e.to_string()),
     }
 }
 
-/// Posts a finished import; with `keep`, a raw file's bundle also goes as JSON, for the page to
-/// remember (a bundle file is remembered as the page has it).
-fn post_done(job: u32, imp: &import::Imported, keep: bool) {
-    let json = (keep && imp.format != import::Format::Bundle)
-        .then(|| serde_json::to_vec(&imp.bundle).ok())
-        .flatten()
-        .map(|b| {
-            let a = Uint8Array::new_with_length(b.len() as u32);
-            a.copy_from(&b);
-            JsValue::from(a)
-        })
-        .unwrap_or(JsValue::UNDEFINED);
-    post_bytes("done", job, &[("json", json)], &crate::wire::encode_done(imp));
+/// Posts a finished import.
+fn post_done(job: u32, imp: &import::Imported) {
+    post_bytes("done", job, &[], &crate::wire::encode_done(imp));
 }
 
 fn src_size(src: &BlobSource) -> u64 {
@@ -212,7 +200,7 @@ fn try_finish(job: u32) {
     let src = BlobSource { blob: p.blob, on_bytes: None };
     let parts = p.parts.into_iter().flatten().collect();
     match parallel::finish(&p.name, &src, &p.plan, parts) {
-        Ok(imp) => post_done(job, &imp, p.keep),
+        Ok(imp) => post_done(job, &imp),
         Err(e) => post_error(job, &e.to_string()),
     }
 }

@@ -1,6 +1,7 @@
-//! Reusable components: tables, charts, the run picker, notices, share buttons.
+//! Reusable components: tables, charts, the run picker, the import panel, notices, share buttons.
 
 pub mod chart;
+pub mod import_panel;
 pub mod notices;
 pub mod run_picker;
 pub mod share;
