@@ -17,6 +17,7 @@ pub mod docker_stats;
 pub mod dump;
 pub mod gatling_log;
 pub mod gatling_stats;
+pub mod group;
 pub mod jmeter_csv;
 pub mod jmeter_stats;
 pub mod jmeter_summary;

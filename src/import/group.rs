@@ -1,0 +1,308 @@
+//! Imported files grouped into runs, as the import panel and the command line (`runlens import
+//! --run ID …`) group them: the files of one group are one test run seen through several tools
+//! (a JTL, `docker stats`, `_cat/indices`), so their runs merge into one run; files outside any
+//! group keep their runs as imported (a history file keeps one run per night). `bundle_of` puts
+//! the runs into one bundle, after the runs of a bundle being appended to (last night's history),
+//! keeping every run id unique.
+
+use super::civil;
+use crate::bundle::{self, Bundle, Comparison, Report, Run, RunStatus, Warning};
+use crate::model::Workspace;
+use std::collections::{BTreeMap, HashSet};
+
+/// The runs of one imported file, with the file's name (for messages and notes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    pub source: String,
+    pub run: Run,
+}
+
+/// What the user says about a group's run: its id, label and dimensions (`release=Poppy`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunSpec {
+    pub id: String,
+    /// The label shown in the viewer; the id when left out.
+    pub label: Option<String>,
+    pub dimensions: BTreeMap<String, String>,
+}
+
+/// One imported file, as a group takes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct File {
+    pub name: String,
+    pub bundle: Bundle,
+}
+
+/// Files that form one run (`run` is set), or files whose runs are kept as imported.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Group {
+    pub run: Option<RunSpec>,
+    pub files: Vec<File>,
+}
+
+/// How the bundle is made: its title and, optionally, a declared comparison.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Options {
+    /// The report's title; else the appended bundle's, else the single input's, else the inputs' names.
+    pub title: Option<String>,
+    /// Declares the comparison of this run against the runs imported now (it goes first, so the
+    /// viewer opens on it, and replaces an earlier comparison of the same baseline).
+    pub baseline: Option<String>,
+}
+
+/// Keeps the items of `from` whose key `into` lacks; a duplicate is dropped with a warning.
+fn add_unique<T>(into: &mut Vec<(T, usize)>, from: Vec<T>, part: usize, parts: &[&str], what: &str, key: impl Fn(&T) -> String, warnings: &mut Vec<Warning>) {
+    for item in from {
+        let k = key(&item);
+        match into.iter().find(|(x, _)| key(x) == k) {
+            Some((_, first)) => warnings.push(Warning {
+                path: parts.get(part).copied().unwrap_or_default().to_string(),
+                message: format!(
+                    "{what} {k:?} is also in {}; the run keeps that one and drops this one (to merge the samples of several load generators, join their result files into one first)",
+                    parts.get(*first).copied().unwrap_or_default()
+                ),
+            }),
+            None => into.push((item, part)),
+        }
+    }
+}
+
+fn strip<T>(v: Vec<(T, usize)>) -> Vec<T> {
+    v.into_iter().map(|(x, _)| x).collect()
+}
+
+/// How bad a status is: a run that failed in one file failed.
+fn severity(s: RunStatus) -> u8 {
+    match s {
+        RunStatus::Completed => 0,
+        RunStatus::Unknown => 1,
+        RunStatus::Aborted => 2,
+        RunStatus::Failed => 3,
+    }
+}
+
+/// The earliest (`later == false`) or latest time among `times`, compared as instants where they
+/// parse; the text as written is kept.
+fn pick_time<'a>(times: impl Iterator<Item = &'a String>, later: bool) -> Option<String> {
+    let mut best: Option<(i64, &String)> = None;
+    let mut unparsed: Option<&String> = None;
+    for t in times {
+        match civil::parse_datetime(t) {
+            Some((ms, _)) if best.is_none_or(|(b, _)| if later { ms > b } else { ms < b }) => best = Some((ms, t)),
+            Some(_) => {}
+            None => unparsed = unparsed.or(Some(t)),
+        }
+    }
+    best.map(|(_, t)| t).or(unparsed).cloned()
+}
+
+/// One run from the runs of several files of the same test: transactions, resources, indices,
+/// KPIs, errors, tenants, modules and infrastructure concatenated (an item whose key an earlier
+/// part has is dropped with a warning naming both files); start the earliest, end the latest, the
+/// duration between them (else the longest part's); the worst status; dimensions of the parts,
+/// then `spec`'s, which win.
+pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
+    let mut warnings = Vec::new();
+    let sources: Vec<String> = parts.iter().map(|p| p.source.clone()).collect();
+    let names: Vec<&str> = sources.iter().map(String::as_str).collect();
+    let mut run = Run {
+        id: spec.id.clone(),
+        label: spec.label.clone().unwrap_or_else(|| spec.id.clone()),
+        start: pick_time(parts.iter().filter_map(|p| p.run.start.as_ref()), false),
+        end: pick_time(parts.iter().filter_map(|p| p.run.end.as_ref()), true),
+        ..Default::default()
+    };
+    run.duration_s = match (run.start.as_deref().and_then(civil::parse_datetime), run.end.as_deref().and_then(civil::parse_datetime)) {
+        (Some((s, _)), Some((e, _))) if e >= s => Some((e - s) as f64 / 1000.0),
+        _ => parts.iter().filter_map(|p| p.run.duration_s).reduce(f64::max),
+    };
+    let (mut txns, mut res, mut idx, mut kpis, mut errs, mut tenants, mut modules, mut infra) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut status_part: Option<usize> = None;
+    for (i, Part { source, run: r }) in parts.into_iter().enumerate() {
+        for (key, value) in r.dimensions {
+            match run.dimensions.get(&key) {
+                Some(v) if *v != value && !spec.dimensions.contains_key(&key) => warnings.push(Warning {
+                    path: source.clone(),
+                    message: format!("dimension {key}={value} differs from {key}={v} of an earlier file; the run keeps {key}={v}"),
+                }),
+                Some(_) => {}
+                None => {
+                    run.dimensions.insert(key, value);
+                }
+            }
+        }
+        for (field, mine, theirs) in [("release", &mut run.release, r.release), ("version", &mut run.version, r.version)] {
+            match (mine.as_ref(), theirs) {
+                (None, t) => *mine = t,
+                (Some(m), Some(t)) if *m != t => warnings.push(Warning {
+                    path: source.clone(),
+                    message: format!("{field} {t:?} differs from {m:?} of an earlier file; the run keeps {m:?}"),
+                }),
+                _ => {}
+            }
+        }
+        if status_part.is_none_or(|_| severity(r.status) > severity(run.status)) {
+            run.status = r.status;
+            run.status_reason = r.status_reason;
+            status_part = Some(i);
+        }
+        for text in r.conditions {
+            if !run.conditions.contains(&text) {
+                run.conditions.push(text);
+            }
+        }
+        for text in r.notes {
+            if !run.notes.contains(&text) {
+                run.notes.push(text);
+            }
+        }
+        let w = &mut warnings;
+        add_unique(&mut txns, r.transactions, i, &names, "transaction", |t| t.name.clone(), w);
+        add_unique(&mut res, r.resources, i, &names, "resource", |x| format!("{} {}", x.service, x.metric), w);
+        add_unique(&mut idx, r.indices, i, &names, "index", |x| x.index.clone(), w);
+        add_unique(&mut kpis, r.kpis, i, &names, "KPI", |k| k.name.clone(), w);
+        add_unique(&mut errs, r.errors, i, &names, "error", |e| e.message.clone(), w);
+        add_unique(&mut tenants, r.tenants, i, &names, "tenant", |t| t.tenant.clone(), w);
+        add_unique(&mut modules, r.modules, i, &names, "module", |m| m.module.clone(), w);
+        add_unique(&mut infra, r.infrastructure, i, &names, "infrastructure component", |c| c.component.clone(), w);
+    }
+    (run.transactions, run.resources, run.indices, run.kpis) = (strip(txns), strip(res), strip(idx), strip(kpis));
+    (run.errors, run.tenants, run.modules, run.infrastructure) = (strip(errs), strip(tenants), strip(modules), strip(infra));
+    run.dimensions.extend(spec.dimensions.clone());
+    if sources.len() > 1 {
+        run.notes.push(format!("Merged by runlens from {}.", sources.iter().map(|s| super::names::file_name(s)).collect::<Vec<_>>().join(", ")));
+    }
+    (run, warnings)
+}
+
+/// Why the groups do not make a bundle.
+pub type GroupError = String;
+
+/// One bundle of `groups`, after the runs of `append` (kept first, with its report, comparisons
+/// and thresholds). A grouped file must give one run (a history file goes outside groups); ids
+/// that collide become `id~2`, with a warning. Warnings name the file (or the run) they are about.
+pub fn bundle_of(append: Option<File>, groups: Vec<Group>, options: &Options) -> Result<(Bundle, Vec<Warning>), GroupError> {
+    let mut warnings = Vec::new();
+    let mut ws = Workspace::default();
+    let appended = append.is_some();
+    if let Some(f) = append {
+        ws.add(&f.name, f.bundle, vec![]);
+    }
+    let before = ws.runs.len();
+    let mut inputs: Vec<(String, Input)> = Vec::new();
+    let mut grouped_ids = HashSet::new();
+    for g in groups {
+        match g.run {
+            None => {
+                for f in g.files {
+                    inputs.push((f.name.clone(), Input::of(&f.bundle)));
+                    let renames = ws.add(&f.name, f.bundle, vec![]);
+                    warn_renames(&mut warnings, &f.name, renames);
+                }
+            }
+            Some(spec) => {
+                if !grouped_ids.insert(spec.id.clone()) {
+                    return Err(format!("--run {} is given twice; each run needs its own id", spec.id));
+                }
+                let mut parts = Vec::new();
+                for f in g.files {
+                    if f.bundle.runs.len() != 1 {
+                        return Err(format!(
+                            "{} holds {} runs, and run {} merges files of one run each; give a file of several runs outside --run",
+                            f.name,
+                            f.bundle.runs.len(),
+                            spec.id
+                        ));
+                    }
+                    inputs.push((f.name.clone(), Input::of(&f.bundle)));
+                    parts.extend(f.bundle.runs.into_iter().map(|run| Part { source: f.name.clone(), run }));
+                }
+                let (run, w) = merge_runs(&spec, parts);
+                warnings.extend(w);
+                let b = Bundle { runs: vec![run], ..bundle_around_runs() };
+                let renames = ws.add(&spec.id, b, vec![]);
+                warn_renames(&mut warnings, &format!("run {}", spec.id), renames);
+            }
+        }
+    }
+    let new_ids: Vec<String> = ws.runs[before.min(ws.runs.len())..].iter().map(|r| r.run.id.clone()).collect();
+    let mut report = match (ws.sources.first(), inputs.as_slice()) {
+        (Some(s), _) if appended => s.report.clone(),
+        (_, [(_, only)]) => only.report.clone(),
+        _ => merged_report(&inputs),
+    };
+    if let Some(t) = &options.title {
+        report.title = t.clone();
+    }
+    let mut comparisons = ws.comparisons.clone();
+    if let Some(base) = &options.baseline {
+        if ws.run(base).is_none() {
+            return Err(format!("--baseline {base}: no run has this id (the runs are {})", ids_list(&ws)));
+        }
+        let candidates: Vec<String> = new_ids.iter().filter(|id| *id != base).cloned().collect();
+        if candidates.is_empty() {
+            return Err(format!("--baseline {base}: no run imported now is left to compare with it"));
+        }
+        comparisons.retain(|c| c.baseline != *base);
+        comparisons.insert(0, Comparison { baseline: base.clone(), candidates, ..Default::default() });
+    }
+    let bundle = Bundle {
+        report,
+        runs: ws.all_runs().cloned().collect(),
+        comparisons,
+        thresholds: ws.bundle_thresholds().cloned().or_else(|| inputs.iter().find_map(|(_, i)| i.thresholds.clone())),
+        ..bundle_around_runs()
+    };
+    Ok((bundle, warnings))
+}
+
+/// What a bundle keeps of an input besides its runs.
+struct Input {
+    report: Report,
+    thresholds: Option<bundle::Thresholds>,
+}
+
+impl Input {
+    fn of(b: &Bundle) -> Input {
+        Input { report: b.report.clone(), thresholds: b.thresholds.clone() }
+    }
+}
+
+/// The report of a new bundle of several inputs: their names as the title (the first
+/// `TITLE_NAMES`), their notes.
+fn merged_report(inputs: &[(String, Input)]) -> Report {
+    const TITLE_NAMES: usize = 5;
+    let names: Vec<&str> = inputs.iter().map(|(n, _)| super::names::file_stem(n)).take(TITLE_NAMES).collect();
+    let more = inputs.len().saturating_sub(TITLE_NAMES);
+    let mut report = Report {
+        title: if more > 0 { format!("{} and {more} more", names.join(", ")) } else { names.join(", ") },
+        ..Default::default()
+    };
+    for n in inputs.iter().flat_map(|(_, i)| &i.report.notes) {
+        if !report.notes.contains(n) {
+            report.notes.push(n.clone());
+        }
+    }
+    report
+}
+
+fn bundle_around_runs() -> Bundle {
+    Bundle { format: bundle::FORMAT_NAME.into(), version: bundle::FORMAT_VERSION, report: Report::default(), runs: vec![], comparisons: vec![], thresholds: None }
+}
+
+fn warn_renames(warnings: &mut Vec<Warning>, source: &str, renames: Vec<(String, String)>) {
+    for (old, new) in renames {
+        warnings.push(Warning { path: source.to_string(), message: format!("run id {old:?} is already taken; this run is {new:?}") });
+    }
+}
+
+fn ids_list(ws: &Workspace) -> String {
+    let ids: Vec<&str> = ws.all_runs().map(|r| r.id.as_str()).take(20).collect();
+    let more = crate::limits::more_note(ws.runs.len(), 20).map_or(String::new(), |m| format!(" {m}"));
+    format!("{}{more}", ids.join(", "))
+}
+
+#[cfg(test)]
+#[path = "group_tests.rs"]
+mod tests;
