@@ -1,6 +1,6 @@
 //! The `runlens` binary as a CI job runs it: exit codes, messages on standard error, and bundles
 //! that load back with the viewer's loader (`runlens::bundle::load_bundle`). The large-input tests
-//! run the binary under a data-segment limit (`ulimit -d`) smaller than the input, so that holding
+//! run the binary under a data-segment limit (`ulimit -d`) a quarter of the input, so that holding
 //! the input whole would fail (a control run that reads it whole shows the limit bites).
 
 use runlens::bundle::{load_bundle, Bundle};
@@ -166,9 +166,14 @@ fn rows(n: usize) -> Vec<u8> {
     (0..n).flat_map(|i| format!("{},{},{},200,OK,Thread 1-{},true,{}\n", 1_700_000_000_000u64 + i as u64, 100 + i % 900, ["Login", "Search", "Open"][i % 3], i % 20, i).into_bytes()).collect()
 }
 
-/// Data segment the binary may use (`ulimit -d`, KiB), and the input size: four times as much.
+/// Data segment the binary may use (`ulimit -d`, KiB).
 const LIMIT_KIB: u64 = 32 << 10;
-const INPUT_BYTES: u64 = 4 * LIMIT_KIB * 1024;
+
+/// The input size: four times the limit, so that the tests take seconds in a debug build (about
+/// 30 MB/s); `RUNLENS_CLI_INPUT_MIB=4096` makes them multi-GB.
+fn input_bytes() -> u64 {
+    std::env::var("RUNLENS_CLI_INPUT_MIB").ok().and_then(|m| m.parse::<u64>().ok()).map_or(4 * LIMIT_KIB * 1024, |m| m << 20)
+}
 
 /// `runlens ARGS` under the data limit.
 fn limited(args: &[&str]) -> Command {
@@ -182,18 +187,18 @@ fn samples(b: &Bundle) -> f64 {
 }
 
 #[test]
-fn a_file_four_times_the_memory_limit_is_streamed() {
+fn a_file_larger_than_the_memory_limit_is_streamed() {
     let d = Dir::new("big");
     let (jtl, out) = (d.path("big.jtl"), d.path("big.json"));
     let chunk = rows(10_000);
-    let chunks = INPUT_BYTES.div_ceil(chunk.len() as u64);
+    let chunks = input_bytes().div_ceil(chunk.len() as u64);
     let mut f = std::io::BufWriter::new(std::fs::File::create(&jtl).unwrap());
     f.write_all(HEADER).unwrap();
     for _ in 0..chunks {
         f.write_all(&chunk).unwrap();
     }
     f.into_inner().unwrap().sync_all().unwrap();
-    assert!(std::fs::metadata(&jtl).unwrap().len() > INPUT_BYTES);
+    assert!(std::fs::metadata(&jtl).unwrap().len() > LIMIT_KIB * 1024, "larger than the limit");
     // Control: read whole (a bundle is), the same file fails under the same limit.
     let o = limited(&["import", "--format", "bundle", &jtl, "-o", &out]).output().unwrap();
     // (Without the limit this would read the whole file and then refuse it as not JSON.)
@@ -212,7 +217,7 @@ fn a_stream_on_standard_input_is_read_with_bounded_memory() {
     let mut child = limited(&["import", "-q", "--run", "piped", "-", "-o", &out]).stdin(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let chunk = rows(10_000);
-    let chunks = INPUT_BYTES.div_ceil(chunk.len() as u64);
+    let chunks = input_bytes().div_ceil(chunk.len() as u64);
     let writer = std::thread::spawn(move || {
         stdin.write_all(HEADER)?;
         for _ in 0..chunks {
