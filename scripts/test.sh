@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up the machine and runs every test tier of runlens, failing on the first failure:
-#   1. host `cargo test`: bundle format, model, analysis, tables, URL state, examples, fixtures, schema
+#   1. host `cargo test`: bundle format, model, analysis, tables, URL state, examples, fixtures, schema;
+#      and the command line (`cargo test -p runlens-cli`)
 #   2. wasm-bindgen-test in headless Chromium: components (tables, chart wrapper)
 #   3. end-to-end: the release build served under /runlens/ (as GitHub Pages serves a project site),
 #      driven through WebDriver in headless Chromium
@@ -14,6 +15,8 @@ timed() { local t0=$SECONDS; "$@"; echo "   ($(( SECONDS - t0 )) s)"; }
 
 tier "1/3 host tests"
 timed cargo test --locked
+# The command-line importer (cli/): success, refused files, inputs larger than its memory limit.
+timed cargo test --locked -p runlens-cli
 
 tier "2/3 component tests (wasm, headless Chromium)"
 timed cargo test --locked --target wasm32-unknown-unknown --test components

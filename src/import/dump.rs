@@ -3,7 +3,7 @@
 //! significant digits so that snapshots do not churn on float noise.
 
 use super::Imported;
-use crate::bundle::{Run, Unit};
+use crate::bundle::{Bundle, Run, Unit};
 use std::fmt::Write;
 
 fn n(v: f64) -> String {
@@ -35,16 +35,23 @@ pub fn summary(imp: &Imported) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "format: {} ({})", imp.format.slug(), imp.format.title());
     let _ = writeln!(out, "records: {}", imp.records);
-    let _ = writeln!(out, "report: {:?}", imp.bundle.report.title);
-    for r in &imp.bundle.runs {
-        run(&mut out, r);
-    }
-    for c in &imp.bundle.comparisons {
-        let _ = writeln!(out, "comparison: {} vs {}", c.candidates.join(", "), c.baseline);
-    }
+    out.push_str(&bundle_summary(&imp.bundle));
     let _ = writeln!(out, "warnings ({}):", imp.warnings.len());
     for w in &imp.warnings {
         let _ = writeln!(out, "  {w}");
+    }
+    out
+}
+
+/// The dump of a bundle: its title, one block per run, its comparisons.
+pub fn bundle_summary(b: &Bundle) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "report: {:?}", b.report.title);
+    for r in &b.runs {
+        run(&mut out, r);
+    }
+    for c in &b.comparisons {
+        let _ = writeln!(out, "comparison: {} vs {}", c.candidates.join(", "), c.baseline);
     }
     out
 }

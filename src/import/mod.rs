@@ -203,7 +203,9 @@ pub fn import(
         f => f,
     };
     let encoding = text::sniff(&head);
-    let guessed = text::guessed(&head, encoding);
+    // A bundle decodes itself (gzip, BOMs, UTF-8 only): guessing a legacy encoding of its bytes
+    // would only warn about the gzip header.
+    let guessed = if format == Format::Bundle { None } else { text::guessed(&head, encoding) };
     let whole = std::io::Cursor::new(head).chain(reader);
     let counted = Counted { inner: whole, progress: &progress, on_progress, next_report: 1 << 20 };
     let mut ctx = Ctx::new(name, &progress);
@@ -377,3 +379,16 @@ pub fn buffered<R: Read>(r: R) -> BufReader<R> {
     BufReader::with_capacity(256 << 10, r)
 }
 
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_gzip_bundle_gives_no_encoding_warning() {
+        use std::io::Write;
+        let json = br#"{"format": "runlens-bundle", "version": 1, "report": {"title": "t"}, "runs": [{"id": "a", "label": "A"}]}"#;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(json).unwrap();
+        let imp = super::import_bytes("b.json.gz", &gz.finish().unwrap()).unwrap();
+        assert_eq!((imp.format, imp.bundle.runs.len()), (super::Format::Bundle, 1));
+        assert!(imp.warnings.is_empty(), "{:?}", imp.warnings);
+    }
+}

@@ -89,11 +89,7 @@ pub fn read_range(name: &str, src: &dyn RangeSource, plan: &Plan, index: usize, 
 /// did not start where the previous one stopped.
 pub fn finish(name: &str, src: &dyn RangeSource, plan: &Plan, mut parts: Vec<Part>) -> Result<Imported, LoadError> {
     while let Some(i) = jmeter_csv::first_misaligned(&parts) {
-        let from = parts[i - 1].stop;
-        let limit = plan.ranges.get(i).map_or(src.size(), |r| r.1).max(from);
-        let reader = src.reader_from(from).map_err(|e| io_err(name, e))?;
-        parts[i] = jmeter_csv::aggregate_range(&plan.layout, reader, from, Some(limit), false, &mut |_| {})
-            .map_err(|(line, msg)| LoadError { kind: LoadErrorKind::Syntax, source: name.into(), path: None, line: Some(line as usize), column: None, message: msg })?;
+        parts[i] = reread(name, src, plan, &parts[..i], i)?;
     }
     let progress = Progress::default();
     progress.records.set(parts.iter().map(|p| p.records).sum());
@@ -103,6 +99,23 @@ pub fn finish(name: &str, src: &dyn RangeSource, plan: &Plan, mut parts: Vec<Par
     let records = progress.records.get();
     let warnings = ctx.into_warnings();
     Ok(Imported { format: Format::JmeterCsv, bundle: super::bundle_around(name, Format::JmeterCsv, vec![run]), warnings, records })
+}
+
+/// Range `i` read again from where the range before it stopped (`before`: the parts of the ranges
+/// before it); an error names its line in the whole file.
+fn reread(name: &str, src: &dyn RangeSource, plan: &Plan, before: &[Part], i: usize) -> Result<Part, LoadError> {
+    let from = before.last().map_or(0, |p| p.stop);
+    let lines_before: u64 = before.iter().map(|p| p.lines).sum();
+    let limit = plan.ranges.get(i).map_or(src.size(), |r| r.1).max(from);
+    let reader = src.reader_from(from).map_err(|e| io_err(name, e))?;
+    jmeter_csv::aggregate_range(&plan.layout, reader, from, Some(limit), false, &mut |_| {}).map_err(|(line, msg)| LoadError {
+        kind: LoadErrorKind::Syntax,
+        source: name.into(),
+        path: None,
+        line: Some((line + lines_before) as usize),
+        column: None,
+        message: msg,
+    })
 }
 
 /// Encodes a part for another worker.
@@ -145,13 +158,20 @@ impl RangeSource for FileSource {
 /// Imports a file with `threads` threads when `plan` allows, else in one pass (native only).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn import_file(path: &std::path::Path, threads: usize) -> Result<Imported, LoadError> {
+    import_file_as(path, threads, None)
+}
+
+/// `import_file` with the format forced (`None`: detected); only a JMeter CSV is read in ranges.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn import_file_as(path: &std::path::Path, threads: usize, format: Option<Format>) -> Result<Imported, LoadError> {
     let name = path.to_string_lossy().into_owned();
     let size = std::fs::metadata(path).map_err(|e| io_err(&name, e))?.len();
     let src = FileSource { path: path.to_path_buf(), size };
     let head = src.read_at(0, HEAD_BYTES).map_err(|e| io_err(&name, e))?;
-    let Some(plan) = plan(&name, &head, size, threads) else {
+    let planned = plan(&name, &head, size, threads).filter(|_| format.is_none_or(|f| f == Format::JmeterCsv));
+    let Some(plan) = planned else {
         let f = std::fs::File::open(path).map_err(|e| io_err(&name, e))?;
-        return super::import(&name, f, None, &mut |_, _| {});
+        return super::import(&name, f, format, &mut |_, _| {});
     };
     let parts: Vec<Result<Part, LoadError>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..plan.ranges.len()).map(|i| {
@@ -160,8 +180,25 @@ pub fn import_file(path: &std::path::Path, threads: usize) -> Result<Imported, L
         }).collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(io_err(&name, std::io::Error::other("a thread failed"))))).collect()
     });
-    let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let parts = settle(&name, &src, &plan, parts)?;
     finish(&name, &src, &plan, parts)
+}
+
+/// The parts of every range, or the first error with its line in the whole file. A range that
+/// failed is read again from where the previous one stopped (it may have started inside a
+/// quoted line break, where its first "record" was not one); only a failure then is an error.
+/// Lines of a range count from its start, so the lines of the ranges before it are added.
+pub fn settle(name: &str, src: &dyn RangeSource, plan: &Plan, results: Vec<Result<Part, LoadError>>) -> Result<Vec<Part>, LoadError> {
+    let mut parts: Vec<Part> = Vec::with_capacity(results.len());
+    for (i, result) in results.into_iter().enumerate() {
+        let part = match (result, parts.last()) {
+            (Ok(p), _) => p,
+            (Err(e), None) => return Err(e),
+            (Err(_), Some(_)) => reread(name, src, plan, &parts, i)?,
+        };
+        parts.push(part);
+    }
+    Ok(parts)
 }
 
 #[cfg(test)]
@@ -206,6 +243,25 @@ mod tests {
             assert_eq!(merged.bundle, one.bundle, "{n} ranges");
             assert_eq!(merged.records, one.records);
         }
+    }
+
+    #[test]
+    fn an_error_in_a_later_range_names_its_line_in_the_whole_file() {
+        // More rows than the long line has bytes, so that the long line starts in the second half.
+        let mut bytes = jtl(200_000);
+        assert!(bytes.len() > crate::limits::MAX_LINE_BYTES + (1 << 20));
+        let line = bytes.split(|b| *b == b'\n').count();
+        bytes.extend_from_slice(b"9999,1,");
+        bytes.extend(std::iter::repeat_n(b'x', crate::limits::MAX_LINE_BYTES + 10));
+        bytes.extend_from_slice(b",200,OK,true,1\n");
+        let one = super::super::import_bytes("x.jtl", &bytes).unwrap_err();
+        assert_eq!(one.line, Some(line), "{one}");
+        let src = Mem(bytes.clone());
+        let plan = Plan { layout: jmeter_csv::layout(std::str::from_utf8(&bytes[..1000]).unwrap()).unwrap(), ranges: jmeter_csv::split(bytes.len() as u64, 2) };
+        let results: Vec<_> = (0..2).map(|i| read_range("x.jtl", &src, &plan, i, &mut |_| {})).collect();
+        assert!(results[1].is_err() && results[0].is_ok(), "the long line lies in the last range");
+        let e = settle("x.jtl", &src, &plan, results).unwrap_err();
+        assert_eq!((e.line, e.message), (one.line, one.message));
     }
 
     #[test]

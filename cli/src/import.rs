@@ -1,0 +1,152 @@
+//! `runlens import`: imports every file (files from disk streamed, a large JMeter CSV in byte
+//! ranges on several threads; standard input streamed), reports each refused file with its
+//! place and each warning with its file, groups the runs (`runlens::import::group`) and writes
+//! the bundle, checked to load back as the viewer loads it.
+
+use crate::order::{Input, PlannedGroup};
+use crate::{output, ImportArgs};
+use runlens::bundle::{LoadError, Warning};
+use runlens::import::group::{self, File, Group, Options};
+use runlens::import::{self as imp, parallel, Format, Imported};
+use std::path::Path;
+
+/// Runs the command; `false` when an input was refused or the bundle could not be written.
+pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
+    let threads = args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
+    let say = Say { quiet: args.quiet };
+    let mut ok = true;
+    let append = match &args.append {
+        None => None,
+        Some(path) => match import_one(path, Some(Format::Bundle), 1) {
+            Ok(i) => {
+                say.warnings(&name(path), &i.warnings);
+                Some(File { name: name(path), bundle: i.bundle })
+            }
+            Err(e) => {
+                say.error(&e.to_string());
+                ok = false;
+                None
+            }
+        },
+    };
+    let mut groups = Vec::new();
+    for g in plan {
+        let mut files = Vec::new();
+        for input in g.inputs {
+            match import_input(&input, threads) {
+                Ok(i) => {
+                    say.imported(&name(&input.path), &i);
+                    files.push(File { name: name(&input.path), bundle: i.bundle });
+                }
+                Err(e) => {
+                    say.error(&e.to_string());
+                    ok = false;
+                }
+            }
+        }
+        groups.push(Group { run: g.run, files });
+    }
+    if !ok {
+        return false;
+    }
+    let options = Options { title: args.title.clone(), baseline: args.baseline.clone() };
+    let (bundle, warnings) = match group::bundle_of(append, groups, &options) {
+        Ok(x) => x,
+        Err(message) => {
+            say.error(&message);
+            return false;
+        }
+    };
+    for w in &warnings {
+        say.warning(w);
+    }
+    let written = match (&args.output, args.summary) {
+        (None, true) => Ok(()),
+        (out, _) => output::write(&bundle, out.as_deref()),
+    };
+    if let Err(message) = written {
+        say.error(&message);
+        return false;
+    }
+    if args.summary {
+        print!("{}", imp::dump::bundle_summary(&bundle));
+    }
+    true
+}
+
+/// How a path is named in messages and run ids (`-` is standard input).
+fn name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "stdin".into()
+    } else {
+        path.to_string_lossy().into_owned()
+    }
+}
+
+fn import_input(input: &Input, threads: usize) -> Result<Imported, LoadError> {
+    import_one(&input.path, input.format, threads)
+}
+
+/// Imports one file from disk (streamed; in ranges when it is a large JMeter CSV) or standard input.
+fn import_one(path: &Path, format: Option<Format>, threads: usize) -> Result<Imported, LoadError> {
+    if path.as_os_str() == "-" {
+        let stdin = std::io::stdin().lock();
+        return imp::import("stdin", stdin, format, &mut |_, _| {});
+    }
+    parallel::import_file_as(path, threads, format)
+}
+
+/// What goes to standard error.
+struct Say {
+    quiet: bool,
+}
+
+impl Say {
+    fn error(&self, message: &str) {
+        eprintln!("error: {message}");
+    }
+
+    fn imported(&self, file: &str, i: &Imported) {
+        if self.quiet {
+            return;
+        }
+        let runs = i.bundle.runs.len();
+        let records = if i.records > 0 { format!(", {} records", runlens::format::number(i.records as f64)) } else { String::new() };
+        eprintln!("{file}: {}{records}, {runs} run{}", i.format.title(), if runs == 1 { "" } else { "s" });
+        self.warnings(file, &i.warnings);
+    }
+
+    /// A file's warnings, each with the file and its place (the list is capped per file by the
+    /// importer, as the viewer shows it).
+    fn warnings(&self, file: &str, warnings: &[Warning]) {
+        for w in warnings {
+            self.warning(&Warning { path: place(file, &w.path), message: w.message.clone() });
+        }
+    }
+
+    fn warning(&self, w: &Warning) {
+        if !self.quiet {
+            eprintln!("warning: {w}");
+        }
+    }
+}
+
+/// "file, line 3" as `LoadError` writes a place; JSON paths as "file, at runs[0].id"; the count
+/// of warnings not listed ("…") as the file alone.
+fn place(file: &str, at: &str) -> String {
+    match at {
+        "" | "…" => file.to_string(),
+        p if p.contains(['[', '.']) => format!("{file}, at {p}"),
+        p => format!("{file}, {p}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn places_read_like_load_errors() {
+        assert_eq!(super::place("a.jtl", "line 3"), "a.jtl, line 3");
+        assert_eq!(super::place("b.json", "runs[0].transactions[1].p99_ms"), "b.json, at runs[0].transactions[1].p99_ms");
+        assert_eq!(super::place("a.jtl", "…"), "a.jtl");
+    }
+}
