@@ -278,7 +278,7 @@ fn on_message(index: usize, data: JsValue) {
         Some("plan") => hand_out_ranges(job, &data),
         Some("part") => {
             let transfer = Array::of1(&get(&get(&data, "data"), "buffer"));
-            let m = msg(&[("type", "part".into()), ("job", job.into()), ("index", get(&data, "index")), ("data", get(&data, "data"))]);
+            let m = msg(&[("type", "part".into()), ("job", job.into()), ("index", get(&data, "index")), ("data", get(&data, "data")), ("failed", get(&data, "failed"))]);
             send(0, m.into(), transfer);
         }
         Some("done") => {

@@ -22,7 +22,9 @@ struct Pending {
     name: String,
     blob: Blob,
     plan: parallel::Plan,
-    parts: Vec<Option<import::jmeter_csv::Part>>,
+    /// Each range's part, or why it failed (`parallel::settle` reads a failed range again from
+    /// where the previous one stopped: it may have started inside a quoted line break).
+    parts: Vec<Option<Result<import::jmeter_csv::Part, crate::bundle::LoadError>>>,
 }
 
 thread_local! {
@@ -118,15 +120,14 @@ fn import_blob(job: u32, name: &str, blob: Blob, workers: usize) {
         let done = std::rc::Rc::new(std::cell::Cell::new(0u64));
         let d = done.clone();
         let counted = BlobSource { blob: blob.clone(), on_bytes: Some(Box::new(move |n| { d.set(d.get() + n); progress(job, d.get(), 0) })) };
-        match parallel::read_range(name, &counted, &plan, 0, &mut |_| {}) {
-            Ok(p) => {
-                let mut parts = vec![None; plan.ranges.len()];
-                parts[0] = Some(p);
-                PENDING.with(|q| q.borrow_mut().push(Pending { job, name: name.into(), blob, plan, parts }));
-                try_finish(job);
-            }
-            Err(e) => post_error(job, &e.to_string()),
+        let first = parallel::read_range(name, &counted, &plan, 0, &mut |_| {});
+        if let Err(e) = &first {
+            return post_error(job, &e.to_string());
         }
+        let mut parts: Vec<Option<Result<import::jmeter_csv::Part, crate::bundle::LoadError>>> = (0..plan.ranges.len()).map(|_| None).collect();
+        parts[0] = Some(first);
+        PENDING.with(|q| q.borrow_mut().push(Pending { job, name: name.into(), blob, plan, parts }));
+        try_finish(job);
         return;
     }
     let reader = match import::parallel::RangeSource::reader_from(&src, 0) {
@@ -163,7 +164,8 @@ fn read_range(job: u32, name: &str, data: &JsValue) {
     let src = BlobSource { blob, on_bytes: Some(Box::new(move |n| { d.set(d.get() + n); progress(job, d.get(), 0) })) };
     match parallel::read_range(name, &src, &plan, index, &mut |_| {}) {
         Ok(part) => post_bytes("part", job, &[("index", (index as u32).into())], &parallel::encode_part(&part)),
-        Err(e) => post_error(job, &e.to_string()),
+        // A failed range goes back too: the worker that merges reads it again (see `Pending`).
+        Err(e) => post_bytes("part", job, &[("index", (index as u32).into()), ("failed", e.to_string().into())], &[]),
     }
 }
 
@@ -171,9 +173,19 @@ fn read_range(job: u32, name: &str, data: &JsValue) {
 fn take_part(job: u32, data: &JsValue) {
     let Ok(bytes) = get(data, "data").dyn_into::<Uint8Array>() else { return };
     let index = get_u32(data, "index") as usize;
-    let part = match parallel::decode_part(&bytes.to_vec()) {
-        Ok(p) => p,
-        Err(e) => return post_error(job, &e),
+    let part = match get(data, "failed").as_string() {
+        Some(message) => Err(crate::bundle::LoadError {
+            kind: crate::bundle::LoadErrorKind::Syntax,
+            source: String::new(),
+            path: None,
+            line: None,
+            column: None,
+            message,
+        }),
+        None => match parallel::decode_part(&bytes.to_vec()) {
+            Ok(p) => Ok(p),
+            Err(e) => return post_error(job, &e),
+        },
     };
     PENDING.with(|q| {
         if let Some(p) = q.borrow_mut().iter_mut().find(|p| p.job == job) {
@@ -198,8 +210,9 @@ fn try_finish(job: u32) {
         return;
     };
     let src = BlobSource { blob: p.blob, on_bytes: None };
-    let parts = p.parts.into_iter().flatten().collect();
-    match parallel::finish(&p.name, &src, &p.plan, parts) {
+    let results = p.parts.into_iter().flatten().collect();
+    let settled = parallel::settle(&p.name, &src, &p.plan, results);
+    match settled.and_then(|parts| parallel::finish(&p.name, &src, &p.plan, parts)) {
         Ok(imp) => post_done(job, &imp),
         Err(e) => post_error(job, &e.to_string()),
     }
