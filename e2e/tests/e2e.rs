@@ -128,6 +128,7 @@ async fn compare_view_threshold_and_regressions_filter() {
 }
 
 mod hostile;
+mod import_panel;
 mod loading;
 mod verdicts;
 
