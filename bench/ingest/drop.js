@@ -94,6 +94,15 @@
       await sleep(settle);
       await post('/mark', {run, phase: 'before'});
       const t0 = now();
+      // When the busy bar came and went, and what it said last (raw results only; for diagnosis).
+      const busy = {};
+      const watch = new MutationObserver(() => {
+        const b = document.querySelector('.busy-text');
+        if (b && busy.shown_s === undefined) busy.shown_s = (now() - t0) / 1000;
+        if (b) busy.last_text = b.textContent;
+        if (!b && busy.shown_s !== undefined && busy.gone_s === undefined) busy.gone_s = (now() - t0) / 1000;
+      });
+      watch.observe(document.documentElement, {childList: true, subtree: true, characterData: true});
       document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
       const outcome = await whenDom(() => document.querySelector('table[data-table=latency] tbody tr') ? 'table'
         : document.querySelector('.notice.error') ? 'error' : null, timeout);
@@ -103,7 +112,11 @@
       result.drop_to_table_s = (t1 - t0) / 1000;
       await post('/mark', {run, phase: 'after'});
       await sleep(50); // the observer gets the last task's entry after it ended
+      watch.disconnect();
+      result.busy = busy;
+      result.chart_at_table = {plotly_loaded: !!window.Plotly, drawn: !!document.querySelector('.chart .main-svg')};
       const during = longtasks.filter((e) => e.start + e.duration >= t0 && e.start <= t1);
+      result.longtask_list = during.map((e) => [+((e.start - t0) / 1000).toFixed(3), +e.duration.toFixed(1)]);
       if (PerformanceObserver.supportedEntryTypes.includes('longtask')) {
         result.longtask_max_ms = during.reduce((m, e) => Math.max(m, e.duration), 0);
         result.longtasks = during.length;
