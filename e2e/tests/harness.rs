@@ -21,6 +21,9 @@ pub struct Env {
     /// A second origin (another port) serving `e2e/host/` for iframe tests.
     pub other_origin: String,
     pub webdriver: String,
+    /// The directory the site's server serves (`runlens/` in it is the build): a test may put
+    /// files of its own beside it, under `/files/`.
+    pub root: PathBuf,
 }
 
 fn free_port() -> u16 {
@@ -96,6 +99,7 @@ pub fn env() -> &'static Env {
             site: format!("http://127.0.0.1:{site_port}/runlens/"),
             other_origin: format!("http://localhost:{other_port}"),
             webdriver: format!("http://127.0.0.1:{wd_port}"),
+            root,
         }
     })
 }

@@ -1,0 +1,135 @@
+// The benchmark's hand on runlens' page (scripts/bench-ingest.sh): bench/ingest/server.py puts this
+// script into the release build's index.html when it serves it; the build itself never holds it.
+// It runs only when the page's address has `#run=ID&file=NAME` (the app never reads the hash).
+//
+// As a user would: the JTL is held as a File, dropped on `.app` (the real drop path: the page hands
+// it to the ingest workers), and the time runs from the drop to the first frame after the latency
+// table is in the page. Times are real time (performance.now(); never --virtual-time-budget,
+// which stalls the workers). Just before the drop and just after the table, POST /mark lets the
+// runner reset and read the renderer's peak memory. The Long Tasks API gives the longest task the
+// page's main thread ran meanwhile. Then, untimed: the exact table from the bundle the worker made
+// (the page keeps it in IndexedDB for a reload) and the table as shown (its CSV export), posted
+// to /result for the runner to check.
+(() => {
+  const h = new URLSearchParams(location.hash.slice(1));
+  const run = h.get('run');
+  if (!run) return;
+  const file = h.get('file'), name = h.get('name') || file;
+  const settle = +(h.get('settle') || 0), timeout = +(h.get('timeout') || 600) * 1000;
+  const now = () => performance.now();
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const post = (path, obj) => fetch(path, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(obj)})
+    .then((r) => r.json()).catch(() => ({}));
+  const longtasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) longtasks.push({start: e.startTime, duration: e.duration});
+    }).observe({type: 'longtask', buffered: true});
+  } catch (e) { /* no Long Tasks API: longtask_max_ms stays null */ }
+
+  // Resolves with fn()'s first truthy value, checked at once and after every change of the DOM.
+  const whenDom = (fn, ms) => new Promise((resolve, reject) => {
+    const first = fn();
+    if (first) return resolve(first);
+    const timer = setTimeout(() => { mo.disconnect(); reject(new Error(`nothing after ${ms / 1000} s`)); }, ms);
+    const mo = new MutationObserver(() => {
+      const v = fn();
+      if (v) { mo.disconnect(); clearTimeout(timer); resolve(v); }
+    });
+    mo.observe(document.documentElement, {childList: true, subtree: true, characterData: true});
+  });
+  // After the next frame: requestAnimationFrame runs before the paint, the task after it follows it.
+  const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+
+  // The bundle runlens made of the file, as it keeps it in IndexedDB (src/ui/persist.rs).
+  async function storedTable() {
+    const db = `runlens:${location.pathname.slice(0, location.pathname.lastIndexOf('/') + 1)}`;
+    for (let i = 0; i < 600; i++) {
+      // Open only a database the app made: opening a missing one would create it without its store.
+      if ((await indexedDB.databases()).some((d) => d.name === db)) {
+        const rec = await new Promise((resolve, reject) => {
+          const open = indexedDB.open(db);
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const conn = open.result;
+            const get = conn.transaction('files').objectStore('files').get(name);
+            get.onsuccess = () => { conn.close(); resolve(get.result); };
+            get.onerror = () => { conn.close(); reject(get.error); };
+          };
+        });
+        if (rec) {
+          const bundle = JSON.parse(await rec.blob.text());
+          return bundle.runs.flatMap((r) => r.transactions).map((t) => ({
+            label: t.name, count: t.samples, errors: t.errors, mean: t.mean_ms, min: t.min_ms, max: t.max_ms,
+            p50: t.median_ms, p90: t.p90_ms, p95: t.p95_ms, p99: t.p99_ms,
+          }));
+        }
+      }
+      await sleep(100);
+    }
+    throw new Error(`the bundle of ${name} was not kept in IndexedDB ${db}`);
+  }
+
+  // The latency table as shown: its CSV export (Export › Copy CSV) with the clipboard stubbed.
+  async function shownCsv() {
+    let copied = null;
+    navigator.clipboard.writeText = (t) => { copied = t; return Promise.resolve(); };
+    const block = [...document.querySelectorAll('.table-block')].find((b) => b.querySelector('table[data-table=latency]'));
+    block.querySelector('details.export summary').click();
+    [...block.querySelectorAll('details.export button')].find((b) => b.textContent.trim() === 'Copy CSV').click();
+    for (let i = 0; i < 300 && copied === null; i++) await sleep(20);
+    return copied;
+  }
+
+  async function main() {
+    const result = {run, file, ok: false, longtask_max_ms: null};
+    try {
+      await whenDom(() => document.querySelector('.app'), 60000);
+      let t = now();
+      const blob = await (await fetch('/data/' + file)).blob();
+      result.fetch_s = (now() - t) / 1000;
+      result.bytes = blob.size;
+      const dt = new DataTransfer();
+      dt.items.add(new File([blob], name));
+      await sleep(settle);
+      await post('/mark', {run, phase: 'before'});
+      const t0 = now();
+      // When the busy bar came and went, and what it said last (raw results only; for diagnosis).
+      const busy = {};
+      const watch = new MutationObserver(() => {
+        const b = document.querySelector('.busy-text');
+        if (b && busy.shown_s === undefined) busy.shown_s = (now() - t0) / 1000;
+        if (b) busy.last_text = b.textContent;
+        if (!b && busy.shown_s !== undefined && busy.gone_s === undefined) busy.gone_s = (now() - t0) / 1000;
+      });
+      watch.observe(document.documentElement, {childList: true, subtree: true, characterData: true});
+      document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+      const outcome = await whenDom(() => document.querySelector('table[data-table=latency] tbody tr') ? 'table'
+        : document.querySelector('.notice.error') ? 'error' : null, timeout);
+      if (outcome === 'error') throw new Error(document.querySelector('.notice.error').textContent);
+      await painted();
+      const t1 = now();
+      result.drop_to_table_s = (t1 - t0) / 1000;
+      await post('/mark', {run, phase: 'after'});
+      await sleep(50); // the observer gets the last task's entry after it ended
+      watch.disconnect();
+      result.busy = busy;
+      result.chart_at_table = {plotly_loaded: !!window.Plotly, drawn: !!document.querySelector('.chart .main-svg')};
+      const during = longtasks.filter((e) => e.start + e.duration >= t0 && e.start <= t1);
+      result.longtask_list = during.map((e) => [+((e.start - t0) / 1000).toFixed(3), +e.duration.toFixed(1)]);
+      if (PerformanceObserver.supportedEntryTypes.includes('longtask')) {
+        result.longtask_max_ms = during.reduce((m, e) => Math.max(m, e.duration), 0);
+        result.longtasks = during.length;
+      }
+      if (performance.memory) result.js_heap_mb = performance.memory.usedJSHeapSize / 2 ** 20;
+      result.notice = [...document.querySelectorAll('.notice')].map((n) => n.textContent).find((s) => s.includes(name + ':')) || null;
+      result.table = await storedTable();
+      result.shown_csv = await shownCsv();
+      result.ok = true;
+    } catch (e) {
+      result.error = String((e && e.stack) || e);
+    }
+    await post('/result', result);
+  }
+  main();
+})();
