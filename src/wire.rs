@@ -36,8 +36,15 @@ pub fn encode_done(imp: &Imported) -> Vec<u8> {
     rmp_serde::to_vec_named(&done).unwrap_or_default()
 }
 
+/// Reads the worker's answer on the page. The MessagePack deserializer is erased
+/// (`erased_serde`): serde's derived code for each bundle type is then compiled once, against one
+/// `dyn` deserializer, instead of once per type with rmp-serde's decoder inlined into each; this
+/// alone was 345 KB of the page's 1.6 MB of wasm (ARCHITECTURE.md, "Size"). Decoding costs a
+/// virtual call per value, which a bundle of any size does not notice.
 pub fn decode_done(bytes: &[u8]) -> Result<Done, String> {
-    rmp_serde::from_slice(bytes).map_err(|e| format!("the ingest worker's answer could not be read ({e})"))
+    let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
+    let mut erased = <dyn erased_serde::Deserializer>::erase(&mut de);
+    erased_serde::deserialize(&mut erased).map_err(|e| format!("the ingest worker's answer could not be read ({e})"))
 }
 
 #[cfg(test)]

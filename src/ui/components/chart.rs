@@ -1,6 +1,13 @@
 //! A Plotly chart: a div and an Effect that hands the figure to Plotly.js (the outside world)
 //! whenever it changes. Plotly's own mode bar exports PNG and SVG.
 //!
+//! Figures are Plotly.js JSON (https://plotly.com/javascript/reference/) built with
+//! `serde_json::json!`; the closed vocabularies (modes, marker symbols, orientations, bar and hover
+//! modes, axis types, anchors) are the `plotly` crate's types, so a value is never misspelt. This
+//! is the lightest path the crate offers: `plotly::Plot` serializes every attribute Plotly has
+//! (its `Layout`, `Axis`, `Bar` and `Scatter` carry hundreds of fields, each compiled into the
+//! page), while a figure here carries only what runlens draws (ARCHITECTURE.md, "Size").
+//!
 //! Plotly renders a subset of HTML in every text it draws, so bundle text reaches a figure only
 //! through `crate::chart_text::chart_text` (re-exported here as `text`): the helpers below apply
 //! it, and views that add traces themselves call it for every name and category.
@@ -8,14 +15,47 @@
 use crate::ui::plotly_loader::ensure_plotly;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use plotly::configuration::{ImageButtonFormats, ToImageButtonOptions};
-use plotly::{Configuration, Layout, Plot};
+use plotly::common::Orientation;
+use plotly::configuration::{DisplayModeBar, ImageButtonFormats};
+use serde_json::{json, Map, Value};
 
 pub use crate::chart_text::chart_text as text;
 use crate::limits::{MAX_CHART_CATEGORIES, MAX_CHART_TRACES};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
+
+/// A Plotly.js figure: traces, layout and configuration, each as Plotly's JSON.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Figure {
+    pub data: Vec<Value>,
+    pub layout: Map<String, Value>,
+    pub config: Map<String, Value>,
+}
+
+impl Figure {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a trace (`json!({"type": "bar", …})`).
+    pub fn add_trace(&mut self, trace: Value) {
+        self.data.push(trace);
+    }
+
+    /// Sets the layout: `layout`'s attributes over the theme's (`themed`).
+    pub fn set_layout(&mut self, layout: Map<String, Value>) {
+        self.layout = layout;
+    }
+
+    /// The figure as the object Plotly.js takes (`{data, layout, config}`), the way
+    /// `plotly::Plot::to_js_object` makes it: JSON text read by the browser's parser.
+    pub fn to_js_object(&self) -> js_sys::Object {
+        use wasm_bindgen::JsCast;
+        let text = serde_json::to_string(self).unwrap_or_default();
+        js_sys::JSON::parse(&text).ok().and_then(|v| v.dyn_into().ok()).unwrap_or_default()
+    }
+}
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
@@ -25,11 +65,11 @@ extern "C" {
     async fn plotly_react(id: &str, figure: &js_sys::Object) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>;
 }
 
-/// Draws `plot` into the element `id` if it is still on the page; a refusal is logged, not fatal.
-async fn draw(id: &str, plot: &Plot) {
+/// Draws `figure` into the element `id` if it is still on the page; a refusal is logged, not fatal.
+async fn draw(id: &str, figure: &Figure) {
     let on_page = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)).is_some();
     if on_page {
-        if let Err(e) = plotly_react(id, &plot.to_js_object()).await {
+        if let Err(e) = plotly_react(id, &figure.to_js_object()).await {
             leptos::logging::warn!("Plotly could not draw {id}: {e:?}");
         }
     }
@@ -53,31 +93,42 @@ fn grid_colour(dark: bool) -> &'static str {
 }
 
 /// An axis in the current theme's colours, titled.
-pub fn axis(dark: bool, title: &str) -> plotly::layout::Axis {
+pub fn axis(dark: bool, title: &str) -> Value {
     let grid = grid_colour(dark);
-    let a = plotly::layout::Axis::new().grid_color(grid).zero_line_color(grid).line_color(grid).auto_margin(true);
-    if title.is_empty() { a } else { a.title(text(title)) }
+    let mut a = json!({"gridcolor": grid, "zerolinecolor": grid, "linecolor": grid, "automargin": true});
+    if let (false, Value::Object(m)) = (title.is_empty(), &mut a) {
+        m.insert("title".into(), json!({"text": text(title)}));
+    }
+    a
 }
 
-/// Colours of the current theme for a layout (both axes untitled; set titled ones with `axis`).
-pub fn themed(layout: Layout, dark: bool) -> Layout {
-    use plotly::common::Font;
+/// A layout in the current theme's colours (both axes untitled; set titled ones with `axis`),
+/// with `layout`'s attributes over it.
+pub fn themed(dark: bool, layout: Value) -> Map<String, Value> {
     let fg = if dark { "#d8dee9" } else { "#1f2933" };
-    layout
-        .paper_background_color("rgba(0,0,0,0)")
-        .plot_background_color("rgba(0,0,0,0)")
-        .font(Font::new().color(fg).family("system-ui, sans-serif").size(12))
-        .x_axis(axis(dark, ""))
-        .y_axis(axis(dark, ""))
+    let base = json!({
+        "paper_bgcolor": "rgba(0,0,0,0)",
+        "plot_bgcolor": "rgba(0,0,0,0)",
+        "font": {"color": fg, "family": "system-ui, sans-serif", "size": 12},
+        "xaxis": axis(dark, ""),
+        "yaxis": axis(dark, ""),
+    });
+    let mut out = match base {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    if let Value::Object(extra) = layout {
+        out.extend(extra);
+    }
+    out
 }
 
 /// One bar trace per run over `rows` (comparison rows, one cell per run), named by `labels`;
 /// runs with no value in any row get no trace (and no legend entry). Horizontal bars put the
 /// names on the y axis. Names and labels are bundle text: they pass through `text` here. At most
 /// `MAX_CHART_CATEGORIES` rows and `MAX_CHART_TRACES` runs are drawn (see `cut_note`).
-pub fn bars_per_run(rows: &[&crate::analysis::Row], names: &[String], labels: &[String], horizontal: bool) -> Plot {
-    use plotly::common::Orientation;
-    let mut plot = Plot::new();
+pub fn bars_per_run(rows: &[&crate::analysis::Row], names: &[String], labels: &[String], horizontal: bool) -> Figure {
+    let mut fig = Figure::new();
     let rows = &rows[..rows.len().min(MAX_CHART_CATEGORIES)];
     let names = crate::chart_text::unique(names.iter().take(rows.len()).map(|n| text(n)).collect());
     for (i, label) in labels.iter().enumerate().take(MAX_CHART_TRACES) {
@@ -87,12 +138,12 @@ pub fn bars_per_run(rows: &[&crate::analysis::Row], names: &[String], labels: &[
         }
         let label = text(label);
         if horizontal {
-            plot.add_trace(plotly::Bar::new(vals, names.clone()).orientation(Orientation::Horizontal).name(label));
+            fig.add_trace(json!({"type": "bar", "x": vals, "y": names, "orientation": Orientation::Horizontal, "name": label}));
         } else {
-            plot.add_trace(plotly::Bar::new(names.clone(), vals).name(label));
+            fig.add_trace(json!({"type": "bar", "x": names, "y": vals, "name": label}));
         }
     }
-    plot
+    fig
 }
 
 /// What a chart left out to stay readable and fast, or `None`: "Showing 40 of 120 services and
@@ -106,23 +157,23 @@ pub fn cut_note(categories: (usize, usize, &str), traces: (usize, usize, &str)) 
     }
 }
 
-/// A plot with runlens' configuration: responsive, no logo, the mode bar's PNG export named
+/// A figure with runlens' configuration: responsive, no logo, the mode bar's PNG export named
 /// `file_name` (SVG comes from the chart's own buttons).
-pub fn configured(mut plot: Plot, file_name: &str) -> Plot {
-    plot.set_configuration(
-        Configuration::new()
-            .responsive(true)
-            .display_logo(false)
-            .display_mode_bar(plotly::configuration::DisplayModeBar::Hover)
-            .to_image_button_options(ToImageButtonOptions::new().format(ImageButtonFormats::Png).filename(file_name).scale(2)),
-    );
-    plot
+pub fn configured(mut fig: Figure, file_name: &str) -> Figure {
+    if let Value::Object(config) = json!({
+        "responsive": true,
+        "displaylogo": false,
+        "displayModeBar": DisplayModeBar::Hover,
+        "toImageButtonOptions": {"format": ImageButtonFormats::Png, "filename": file_name, "scale": 2},
+    }) {
+        fig.config = config;
+    }
+    fig
 }
 
 #[component]
 pub fn Chart<F>(
-    /// Builds the figure; re-run when the signals it reads change. (A closure, not a signal:
-    /// Plotly's figures are not `Send`.)
+    /// Builds the figure; re-run when the signals it reads change.
     figure: F,
     /// Accessible description of what the chart shows.
     #[prop(into)]
@@ -134,17 +185,17 @@ pub fn Chart<F>(
     file_name: &'static str,
 ) -> impl IntoView
 where
-    F: Fn() -> Plot + 'static,
+    F: Fn() -> Figure + 'static,
 {
     let id = format!("chart-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
     let error = RwSignal::new(None::<String>);
     let div_id = id.clone();
     Effect::new(move |_| {
-        let plot = figure();
+        let fig = figure();
         let id = div_id.clone();
         spawn_local(async move {
             match ensure_plotly().await {
-                Ok(()) => draw(&id, &plot).await,
+                Ok(()) => draw(&id, &fig).await,
                 Err(e) => error.set(Some(e)),
             }
         });

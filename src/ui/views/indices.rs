@@ -4,10 +4,11 @@
 use crate::model::Section;
 use crate::tables::{compare_table, indices_table, RowFilter};
 use crate::limits::MAX_CHART_TRACES;
-use crate::ui::components::chart::{axis, configured, cut_note, text, themed, Chart};
+use crate::ui::components::chart::{axis, configured, cut_note, text, themed, Chart, Figure};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
-use plotly::{Bar, Layout, Plot};
+use plotly::layout::BarMode;
+use serde_json::json;
 
 #[component]
 pub fn Indices() -> impl IntoView {
@@ -38,22 +39,27 @@ pub fn Indices() -> impl IntoView {
         let dark = state.dark.get();
         runs.with(|runs| {
             let labels: Vec<String> = runs.iter().map(|r| text(&r.label)).collect();
-            let mut plot = Plot::new();
+            let mut fig = Figure::new();
             for name in names.with(|n| n.iter().take(MAX_CHART_TRACES).cloned().collect::<Vec<_>>()) {
                 let gib: Vec<Option<f64>> = runs
                     .iter()
                     .map(|r| r.indices.iter().find(|x| x.index == name).and_then(|x| x.store_size).map(|b| b.0 as f64 / (1u64 << 30) as f64))
                     .collect();
-                plot.add_trace(Bar::new(labels.clone(), gib).name(text(&name)).hover_template("%{x}<br>%{fullData.name}: %{y:.1f} GiB<extra></extra>"));
+                fig.add_trace(json!({
+                    "type": "bar",
+                    "x": labels,
+                    "y": gib,
+                    "name": text(&name),
+                    "hovertemplate": "%{x}<br>%{fullData.name}: %{y:.1f} GiB<extra></extra>",
+                }));
             }
-            plot.set_layout(
-                themed(Layout::new(), dark)
-                    .height(380)
-                    .bar_mode(plotly::layout::BarMode::Stack)
-                    .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10))
-                    .y_axis(axis(dark, "store size (GiB, with replicas)")),
-            );
-            configured(plot, "index-store-size")
+            fig.set_layout(themed(dark, json!({
+                "height": 380,
+                "barmode": BarMode::Stack,
+                "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+                "yaxis": axis(dark, "store size (GiB, with replicas)"),
+            })));
+            configured(fig, "index-store-size")
         })
     };
     let deltas = Memo::new(move |_| {

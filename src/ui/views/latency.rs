@@ -8,8 +8,9 @@ use crate::urlstate::SORT_BY_CHANGE;
 use crate::ui::components::chart::{axis, bars_per_run, configured, cut_note, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
-use plotly::common::Orientation;
-use plotly::Layout;
+use plotly::common::{Anchor, Orientation};
+use plotly::layout::BarMode;
+use serde_json::json;
 
 const CHART_METRICS: [&str; 5] = ["mean", "median", "p90", "p95", "p99"];
 const CHART_MAX_BARS: usize = 20;
@@ -78,16 +79,16 @@ pub fn Latency() -> impl IntoView {
             picked.reverse();
             let names: Vec<String> = picked.iter().map(|r| short_label(&r.key)).collect();
             let with_data = (0..labels.len()).filter(|i| picked.iter().any(|r| r.cells.get(*i).is_some_and(|c| c.value.is_some()))).count();
-            let mut plot = bars_per_run(&picked, &names, &labels, true);
+            let mut fig = bars_per_run(&picked, &names, &labels, true);
             let height = 110 + (names.len().max(1) * (8 + 12 * with_data.clamp(1, 4))).min(900);
-            let layout = themed(Layout::new(), dark)
-                .height(height)
-                .bar_mode(plotly::layout::BarMode::Group)
-                .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(40))
-                .legend(plotly::layout::Legend::new().orientation(Orientation::Horizontal).y(1.0).x(0.0).y_anchor(plotly::common::Anchor::Bottom))
-                .x_axis(axis(dark, &format!("{m} latency (ms)")));
-            plot.set_layout(layout);
-            configured(plot, &format!("latency-{m}"))
+            fig.set_layout(themed(dark, json!({
+                "height": height,
+                "barmode": BarMode::Group,
+                "margin": {"l": 10, "r": 10, "t": 30, "b": 40},
+                "legend": {"orientation": Orientation::Horizontal, "y": 1.0, "x": 0.0, "yanchor": Anchor::Bottom},
+                "xaxis": axis(dark, &format!("{m} latency (ms)")),
+            })));
+            configured(fig, &format!("latency-{m}"))
         })
     };
     view! {

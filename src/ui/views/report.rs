@@ -6,13 +6,14 @@
 use crate::analysis::Row;
 use crate::tables::{biggest_changes, page_confluence, page_html, page_markdown, report_page, DeltaText, ReportChart, ReportPage};
 use crate::ui::browser;
-use crate::ui::components::chart::{axis, bars_per_run, themed};
+use crate::ui::components::chart::{axis, bars_per_run, themed, Figure};
 use crate::ui::plotly_loader::ensure_plotly;
 use crate::ui::state::NoticeKind;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use plotly::common::{Marker, Orientation};
-use plotly::{Bar, Layout, Plot};
+use plotly::common::Orientation;
+use plotly::layout::BarMode;
+use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
 
 #[wasm_bindgen::prelude::wasm_bindgen]
@@ -25,14 +26,14 @@ extern "C" {
 const CHART_WIDTH: u32 = 1000;
 const BARS: usize = 15;
 
-/// Renders `plot` to a PNG data URL, or None when Plotly.js cannot.
-async fn png(plot: &Plot, height: u32) -> Option<String> {
+/// Renders `fig` to a PNG data URL, or None when Plotly.js cannot.
+async fn png(fig: &Figure, height: u32) -> Option<String> {
     ensure_plotly().await.ok()?;
     let opts = js_sys::Object::new();
     for (k, v) in [("format", JsValue::from_str("png")), ("width", CHART_WIDTH.into()), ("height", height.into()), ("scale", 1.into())] {
         let _ = js_sys::Reflect::set(&opts, &k.into(), &v);
     }
-    plotly_to_image(&plot.to_js_object(), &opts).await.ok()?.as_string()
+    plotly_to_image(&fig.to_js_object(), &opts).await.ok()?.as_string()
 }
 
 fn short(s: &str) -> String {
@@ -41,9 +42,9 @@ fn short(s: &str) -> String {
 
 /// Horizontal bars of the biggest changes beyond noise, one trace per candidate, coloured by
 /// verdict, each labelled with its change as the tables show it.
-fn changes_figure(rows: &[&Row], labels: &[String]) -> (Plot, u32) {
+fn changes_figure(rows: &[&Row], labels: &[String]) -> (Figure, u32) {
     let names: Vec<String> = rows.iter().rev().map(|r| short(&r.label())).collect();
-    let mut plot = Plot::new();
+    let mut fig = Figure::new();
     for (ci, label) in labels.iter().enumerate().skip(1) {
         let (mut x, mut text, mut colour) = (Vec::new(), Vec::new(), Vec::new());
         for r in rows.iter().rev() {
@@ -63,42 +64,42 @@ fn changes_figure(rows: &[&Row], labels: &[String]) -> (Plot, u32) {
                 _ => "#9aa5b1",
             });
         }
-        plot.add_trace(
-            Bar::new(x, names.clone())
-                .orientation(Orientation::Horizontal)
-                .name(label)
-                .text_array(text)
-                .marker(Marker::new().color_array(colour)),
-        );
+        fig.add_trace(json!({
+            "type": "bar",
+            "x": x,
+            "y": names,
+            "orientation": Orientation::Horizontal,
+            "name": label,
+            "text": text,
+            "marker": {"color": colour},
+        }));
     }
     let height = 140 + 26 * rows.len() as u32 * (labels.len().saturating_sub(1).max(1) as u32).min(4);
-    plot.set_layout(
-        themed(Layout::new(), false)
-            .title("Changes beyond noise against the baseline (% for relative changes, pp for percentages)")
-            .bar_mode(plotly::layout::BarMode::Group)
-            .x_axis(axis(false, "change against the baseline"))
-            .margin(plotly::layout::Margin::new().left(10).right(30).top(50).bottom(40)),
-    );
-    (plot, height)
+    fig.set_layout(report_layout("Changes beyond noise against the baseline (% for relative changes, pp for percentages)", axis(false, "change against the baseline")));
+    (fig, height)
+}
+
+/// The layout of a report chart: light theme, a title, grouped bars, `x_axis`.
+fn report_layout(title: &str, x_axis: Value) -> serde_json::Map<String, Value> {
+    themed(false, json!({
+        "title": {"text": title},
+        "barmode": BarMode::Group,
+        "xaxis": x_axis,
+        "margin": {"l": 10, "r": 30, "t": 50, "b": 40},
+    }))
 }
 
 /// p95 per run of the transactions whose latency changed most.
-fn latency_figure(rows: &[Row], labels: &[String]) -> Option<(Plot, u32)> {
+fn latency_figure(rows: &[Row], labels: &[String]) -> Option<(Figure, u32)> {
     let p95: Vec<Row> = rows.iter().filter(|r| r.section == crate::model::Section::Transaction && r.metric == "p95").cloned().collect();
     let top: Vec<&Row> = biggest_changes(&p95, 12).into_iter().rev().collect();
     if top.is_empty() {
         return None;
     }
     let names: Vec<String> = top.iter().map(|r| short(&r.key)).collect();
-    let mut plot = bars_per_run(&top, &names, labels, true);
-    plot.set_layout(
-        themed(Layout::new(), false)
-            .title("p95 of the transactions whose latency changed most")
-            .bar_mode(plotly::layout::BarMode::Group)
-            .x_axis(axis(false, "p95 latency (ms)"))
-            .margin(plotly::layout::Margin::new().left(10).right(30).top(50).bottom(40)),
-    );
-    Some((plot, 140 + 20 * top.len() as u32 * labels.len().min(4) as u32))
+    let mut fig = bars_per_run(&top, &names, labels, true);
+    fig.set_layout(report_layout("p95 of the transactions whose latency changed most", axis(false, "p95 latency (ms)")));
+    Some((fig, 140 + 20 * top.len() as u32 * labels.len().min(4) as u32))
 }
 
 #[derive(Clone, Copy, PartialEq)]

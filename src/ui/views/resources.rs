@@ -9,7 +9,10 @@ use crate::limits::{MAX_CHART_CATEGORIES, MAX_CHART_TRACES, MAX_SERIES_POINTS};
 use crate::ui::components::chart::{axis, bars_per_run, configured, cut_note, text, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
-use plotly::{Layout, Plot, Scatter};
+use crate::ui::components::chart::Figure;
+use plotly::common::Orientation;
+use plotly::layout::BarMode;
+use serde_json::json;
 
 #[component]
 pub fn Resources() -> impl IntoView {
@@ -36,17 +39,16 @@ pub fn Resources() -> impl IntoView {
                 .filter(|r| r.section == Section::Resource && r.metric == s && r.unit == Unit::Percent && f.keeps(r))
                 .collect();
             let names: Vec<String> = picked.iter().map(|r| r.key.clone()).collect();
-            let mut plot = bars_per_run(&picked, &names, &labels, false);
-            plot.set_layout(
-                themed(Layout::new(), dark)
-                    .height(380)
-                    .bar_mode(plotly::layout::BarMode::Group)
-                    .bar_gap(if names.len() < 3 { 0.6 } else { 0.2 })
-                    .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10))
-                    .legend(plotly::layout::Legend::new().orientation(plotly::common::Orientation::Horizontal).y(1.1).x(0.0))
-                    .y_axis(axis(dark, &format!("{s} utilization (%)"))),
-            );
-            configured(plot, &format!("resources-{s}"))
+            let mut fig = bars_per_run(&picked, &names, &labels, false);
+            fig.set_layout(themed(dark, json!({
+                "height": 380,
+                "barmode": BarMode::Group,
+                "bargap": if names.len() < 3 { 0.6 } else { 0.2 },
+                "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+                "legend": {"orientation": Orientation::Horizontal, "y": 1.1, "x": 0.0},
+                "yaxis": axis(dark, &format!("{s} utilization (%)")),
+            })));
+            configured(fig, &format!("resources-{s}"))
         })
     };
     let bar_note = move || {
@@ -58,7 +60,7 @@ pub fn Resources() -> impl IntoView {
     let n_series = move || state.runs.with(|rs| rs.iter().map(|r| r.resources.iter().filter(|x| x.series.is_some()).count()).sum::<usize>());
     let series = move || {
         let dark = state.dark.get();
-        let mut plot = Plot::new();
+        let mut fig = Figure::new();
         state.runs.with(|runs| {
             let all = runs.iter().flat_map(|run| run.resources.iter().filter_map(move |r| r.series.as_ref().map(|s| (run, r, s))));
             for (run, r, s) in all.take(MAX_CHART_TRACES) {
@@ -67,16 +69,15 @@ pub fn Resources() -> impl IntoView {
                 let step = n.div_ceil(MAX_SERIES_POINTS).max(1);
                 let mins: Vec<f64> = s.t_s[..n].iter().step_by(step).map(|t| t / 60.0).collect();
                 let vals: Vec<f64> = s.values[..n].iter().step_by(step).copied().collect();
-                plot.add_trace(Scatter::new(mins, vals).name(text(&format!("{} · {} · {}", run.label, r.service, r.metric))));
+                fig.add_trace(json!({"type": "scatter", "x": mins, "y": vals, "name": text(&format!("{} · {} · {}", run.label, r.service, r.metric))}));
             }
         });
-        plot.set_layout(
-            themed(Layout::new(), dark)
-                .height(360)
-                .x_axis(axis(dark, "minutes since start"))
-                .margin(plotly::layout::Margin::new().left(10).right(10).top(30).bottom(10)),
-        );
-        configured(plot, "resources-series")
+        fig.set_layout(themed(dark, json!({
+            "height": 360,
+            "xaxis": axis(dark, "minutes since start"),
+            "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        })));
+        configured(fig, "resources-series")
     };
     view! {
         <div class="resources">

@@ -9,11 +9,12 @@ use crate::bundle::Run;
 use crate::format;
 use crate::model::Measure;
 use crate::tables::trend_table;
-use crate::ui::components::chart::{axis, configured, themed, Chart};
+use crate::ui::components::chart::{axis, configured, themed, Chart, Figure};
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
-use plotly::common::{Fill, HoverInfo, Line, Marker, MarkerSymbol, Mode};
-use plotly::{Layout, Plot, Scatter};
+use plotly::common::{Anchor, Fill, HoverInfo, MarkerSymbol, Mode, Orientation};
+use plotly::layout::{AxisType, HoverMode};
+use serde_json::{json, Value};
 
 /// At most this many metrics in the picker (the name filter narrows it).
 const MAX_CHOICES: usize = 400;
@@ -36,7 +37,7 @@ fn palette(dark: bool) -> Palette {
 
 /// The chart of a trend: a line through the values, the band within noise of the baseline, and
 /// one marker trace per verdict (so the legend explains the colours).
-fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) -> Plot {
+fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) -> Figure {
     let p = palette(dark);
     let unit = t.row.unit;
     // Category x values must be unique; repeated order values fall back to labels.
@@ -57,15 +58,17 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
     let y: Vec<Option<f64>> = t.row.cells.iter().map(|c| c.value.map(|v| v / scale)).collect();
     // The line joins comparable runs only: a failed run's figure would drag it down.
     let line_y: Vec<Option<f64>> = t.row.cells.iter().zip(&y).map(|(c, v)| if c.verdict == Verdict::NotComparable { None } else { *v }).collect();
-    let mut plot = Plot::new();
-    plot.add_trace(
-        Scatter::new(x.clone(), line_y)
-            .mode(Mode::Lines)
-            .line(Line::new().color(p.same).width(1.5))
-            .connect_gaps(true)
-            .show_legend(false)
-            .hover_info(HoverInfo::Skip),
-    );
+    let mut fig = Figure::new();
+    fig.add_trace(json!({
+        "type": "scatter",
+        "x": x,
+        "y": line_y,
+        "mode": Mode::Lines,
+        "line": {"color": p.same, "width": 1.5},
+        "connectgaps": true,
+        "showlegend": false,
+        "hoverinfo": HoverInfo::Skip,
+    }));
     if let Some(b) = t.row.cells.get(t.baseline).and_then(|c| c.value).map(|b| b / scale) {
         let delta = match t.row.spec.measure {
             Measure::Relative => Some(b.abs() * threshold / 100.0),
@@ -75,16 +78,19 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
         if let Some(d) = delta {
             let unit_word = if t.row.spec.measure == Measure::Points { " pp" } else { "%" };
             let n = x.len();
-            plot.add_trace(Scatter::new(x.clone(), vec![b - d; n]).mode(Mode::Lines).line(Line::new().width(0.0)).show_legend(false).hover_info(HoverInfo::Skip));
-            plot.add_trace(
-                Scatter::new(x.clone(), vec![b + d; n])
-                    .mode(Mode::Lines)
-                    .line(Line::new().width(0.0))
-                    .fill(Fill::ToNextY)
-                    .fill_color(p.band)
-                    .name(format!("within ±{}{unit_word} of the baseline", format::number(threshold)))
-                    .hover_info(HoverInfo::Skip),
-            );
+            let edge = |y: f64| json!({"type": "scatter", "x": x, "y": vec![y; n], "mode": Mode::Lines, "line": {"width": 0.0}, "hoverinfo": HoverInfo::Skip});
+            let mut upper = edge(b + d);
+            if let Value::Object(m) = &mut upper {
+                m.insert("fill".into(), json!(Fill::ToNextY));
+                m.insert("fillcolor".into(), json!(p.band));
+                m.insert("name".into(), json!(format!("within ±{}{unit_word} of the baseline", format::number(threshold))));
+            }
+            let mut lower = edge(b - d);
+            if let Value::Object(m) = &mut lower {
+                m.insert("showlegend".into(), json!(false));
+            }
+            fig.add_trace(lower);
+            fig.add_trace(upper);
         }
     }
     // (legend name, colour, symbol, size, which verdicts)
@@ -110,34 +116,34 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
                 format!("{}<br>{v}{ch}<br>{}", labels[*i], c.verdict.label())
             })
             .collect();
-        plot.add_trace(
-            Scatter::new(idx.iter().map(|i| x[*i].clone()).collect(), idx.iter().map(|i| y[*i]).collect())
-                .mode(Mode::Markers)
-                .marker(Marker::new().color(colour).symbol(symbol).size(size))
-                .name(name)
-                .hover_text_array(hover)
-                .hover_info(HoverInfo::Text),
-        );
+        let xs: Vec<&String> = idx.iter().map(|i| &x[*i]).collect();
+        let ys: Vec<Option<f64>> = idx.iter().map(|i| y[*i]).collect();
+        fig.add_trace(json!({
+            "type": "scatter",
+            "x": xs,
+            "y": ys,
+            "mode": Mode::Markers,
+            "marker": {"color": colour, "symbol": symbol, "size": size},
+            "name": name,
+            "hovertext": hover,
+            "hoverinfo": HoverInfo::Text,
+        }));
     }
-    let x_axis = axis(dark, "").auto_margin(true).n_ticks(14);
-    let x_axis = if by == ORDER_START { x_axis.type_(plotly::layout::AxisType::Date) } else { x_axis.type_(plotly::layout::AxisType::Category) };
-    plot.set_layout(
-        themed(Layout::new(), dark)
-            .height(400)
-            .x_axis(x_axis)
-            .y_axis(axis(dark, &format!("{} ({unit_name})", t.row.label())))
-            .hover_mode(plotly::layout::HoverMode::Closest)
-            .margin(plotly::layout::Margin::new().left(10).right(10).top(20).bottom(10))
-            // Below the plot: the mode bar sits at the top right.
-            .legend(
-                plotly::layout::Legend::new()
-                    .orientation(plotly::common::Orientation::Horizontal)
-                    .y(-0.12)
-                    .y_anchor(plotly::common::Anchor::Top)
-                    .x(0.0),
-            ),
-    );
-    configured(plot, "runlens-trend")
+    let mut x_axis = axis(dark, "");
+    if let Value::Object(m) = &mut x_axis {
+        m.insert("nticks".into(), json!(14));
+        m.insert("type".into(), json!(if by == ORDER_START { AxisType::Date } else { AxisType::Category }));
+    }
+    fig.set_layout(themed(dark, json!({
+        "height": 400,
+        "xaxis": x_axis,
+        "yaxis": axis(dark, &format!("{} ({unit_name})", t.row.label())),
+        "hovermode": HoverMode::Closest,
+        "margin": {"l": 10, "r": 10, "t": 20, "b": 10},
+        // Below the plot: the mode bar sits at the top right.
+        "legend": {"orientation": Orientation::Horizontal, "y": -0.12, "yanchor": Anchor::Top, "x": 0.0},
+    })));
+    configured(fig, "runlens-trend")
 }
 
 #[component]
@@ -175,7 +181,7 @@ pub fn Trends() -> impl IntoView {
     let chart = move || {
         let dark = state.dark.get();
         let by = order.get();
-        data.with(|d| d.as_ref().map(|(t, l, th)| figure(t, l, &by, *th, dark)).unwrap_or_else(Plot::new))
+        data.with(|d| d.as_ref().map(|(t, l, th)| figure(t, l, &by, *th, dark)).unwrap_or_default())
     };
     let order_label = |o: &str| match o {
         "start" => "start time".to_string(),
