@@ -23,6 +23,7 @@ pub struct Env {
     pub webdriver: String,
     /// The directory the site's server serves (`runlens/` in it is the build): a test may put
     /// files of its own beside it, under `/files/`.
+    #[allow(dead_code)] // read by ingest.rs (its own test target), not by e2e.rs
     pub root: PathBuf,
 }
 

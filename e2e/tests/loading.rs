@@ -73,8 +73,10 @@ async fn dropped_file_then_bad_file_keeps_what_was_loaded() {
         drop_file(&c, "broken.json", "{\"format\": \"runlens-bundle\",\n \"version\": 1,\n \"report\": nope}").await;
         let err = wait_text(&c, ".notice.error", "broken.json").await;
         assert!(err.contains("line 3") && err.contains("not valid JSON"), "{err}");
-        drop_file(&c, "other.csv", "timeStamp,elapsed,label\n1,2,3\n").await;
-        wait_text(&c, ".notice.error", "other.csv").await;
+        // A CSV of no supported tool (a JTL header would be imported now).
+        drop_file(&c, "other.csv", "colour,weight,shape\nred,2,round\n").await;
+        let err = wait_text(&c, ".notice.error", "other.csv").await;
+        assert!(err.contains("JMeter"), "the message lists what is supported: {err}");
         // What was loaded before is still there.
         wait_text(&c, ".headline-card", "−12.4%").await;
         // The same bundle again: its run ids are renamed, not lost.

@@ -65,7 +65,7 @@ struct Slot {
     ready: bool,
     queue: Vec<(JsValue, Array)>,
     _on_message: Closure<dyn Fn(MessageEvent)>,
-    _on_error: Closure<dyn Fn(web_sys::ErrorEvent)>,
+    _on_error: Closure<dyn Fn(web_sys::Event)>,
 }
 
 #[derive(Default)]
@@ -111,20 +111,28 @@ fn spawn(index: usize) -> Result<Slot, JsValue> {
     let base = web_sys::window().and_then(|w| w.document()).and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
     let js = web_sys::Url::new_with_base("ingest.js", &base)?.href();
     let wasm = web_sys::Url::new_with_base("ingest_bg.wasm", &base)?.href();
-    let shim = format!("import init from {:?};await init({{module_or_path:{:?}}});", format!("{js}?v={BUILD}"), format!("{wasm}?v={BUILD}"));
+    // A classic worker that imports the module: a sandboxed embed (an opaque origin) may start a
+    // classic worker from a blob: URL but not a module one. A failed start is rethrown outside the
+    // promise so that it reaches `onerror`.
+    let shim = format!(
+        "import({:?}).then(m=>m.default({{module_or_path:{:?}}})).catch(e=>setTimeout(()=>{{throw e}}));",
+        format!("{js}?v={BUILD}"),
+        format!("{wasm}?v={BUILD}")
+    );
     let props = web_sys::BlobPropertyBag::new();
     props.set_type("text/javascript");
     let blob = Blob::new_with_str_sequence_and_options(&Array::of1(&shim.into()), &props)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)?;
     let opts = web_sys::WorkerOptions::new();
-    opts.set_type(web_sys::WorkerType::Module);
     opts.set_name(&format!("runlens ingest {index}"));
     let worker = Worker::new_with_options(&url, &opts)?;
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| on_message(index, e.data()));
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    let on_error = Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+    // A worker that fails to load fires a plain `Event` (no `message`): read it, never assume it.
+    let on_error = Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
         e.prevent_default();
-        worker_failed(index, &e.message());
+        let message = Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
+        worker_failed(index, message.as_deref().unwrap_or("the import worker could not start"));
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     Ok(Slot { worker, ready: false, queue: Vec::new(), _on_message: on_message, _on_error: on_error })
