@@ -27,6 +27,11 @@ pub fn thousands(v: f64, decimals: usize) -> String {
     out
 }
 
+/// A count with its noun, grouped: (1, "record", "records") -> "1 record", 4629 -> "4,629 records".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n as f64, 0), if n == 1 { one } else { many })
+}
+
 /// Few decimals for small numbers, none for large: 0.5 -> "0.5", 39.6 -> "39.6", 1545 -> "1,545".
 pub fn number(v: f64) -> String {
     let a = v.abs();
@@ -159,6 +164,13 @@ pub fn relative(r: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn counts_say_one_or_many() {
+        assert_eq!(super::count(1, "record", "records"), "1 record");
+        assert_eq!(super::count(0, "run", "runs"), "0 runs");
+        assert_eq!(super::count(4629, "record", "records"), "4,629 records");
+    }
+
     use super::*;
 
     #[test]

@@ -190,7 +190,7 @@ async fn a_good_bundle_stays_loaded_through_every_bad_file() {
         wait_text(&c, ".notice.error", "deep.json").await;
         // Odd values load, with warnings that name the file and the place.
         drop_bytes(&c, "nan-infinity-negative.json", &read("nan-infinity-negative.json")).await;
-        wait_text(&c, ".notice.warning", "nan-infinity-negative.json loaded with 4 warning(s)").await;
+        wait_text(&c, ".notice.warning", "nan-infinity-negative.json loaded with 4 warnings").await;
         assert!(c.find(Locator::Css("body")).await.unwrap().html(false).await.unwrap().contains("line 28: NaN is not a number JSON allows"));
         // The first bundle is still the one shown, and still works.
         wait_text(&c, ".report h1", "Checkout latency").await;

@@ -99,22 +99,25 @@ fn pick_time<'a>(times: impl Iterator<Item = &'a String>, later: bool) -> Option
 /// One run from the runs of several files of the same test: transactions, resources, indices,
 /// KPIs, errors, tenants, modules and infrastructure concatenated (an item whose key an earlier
 /// part has is dropped with a warning naming both files); start the earliest, end the latest, the
-/// duration between them (else the longest part's); the worst status; dimensions of the parts,
-/// then `spec`'s, which win.
+/// duration between them (else the longest part's), taken from the parts with transactions when
+/// there are any (a CloudWatch query usually spans more than the test: the load tool's samples
+/// say when the test ran); the worst status; dimensions of the parts, then `spec`'s, which win.
 pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
     let mut warnings = Vec::new();
     let sources: Vec<String> = parts.iter().map(|p| p.source.clone()).collect();
     let names: Vec<&str> = sources.iter().map(String::as_str).collect();
+    let any_load = parts.iter().any(|p| !p.run.transactions.is_empty());
+    let timed = || parts.iter().filter(move |p| !any_load || !p.run.transactions.is_empty());
     let mut run = Run {
         id: spec.id.clone(),
         label: spec.label.clone().unwrap_or_else(|| spec.id.clone()),
-        start: pick_time(parts.iter().filter_map(|p| p.run.start.as_ref()), false),
-        end: pick_time(parts.iter().filter_map(|p| p.run.end.as_ref()), true),
+        start: pick_time(timed().filter_map(|p| p.run.start.as_ref()), false),
+        end: pick_time(timed().filter_map(|p| p.run.end.as_ref()), true),
         ..Default::default()
     };
     run.duration_s = match (run.start.as_deref().and_then(civil::parse_datetime), run.end.as_deref().and_then(civil::parse_datetime)) {
         (Some((s, _)), Some((e, _))) if e >= s => Some((e - s) as f64 / 1000.0),
-        _ => parts.iter().filter_map(|p| p.run.duration_s).reduce(f64::max),
+        _ => timed().filter_map(|p| p.run.duration_s).reduce(f64::max),
     };
     let (mut txns, mut res, mut idx, mut kpis, mut errs, mut tenants, mut modules, mut infra) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());

@@ -95,8 +95,8 @@ fn real_files_of_one_test_merge_into_a_run_that_loads_back() {
     assert_eq!(b.runs.len(), 1);
     let r = &b.runs[0];
     assert_eq!((r.transactions.len(), r.indices.len(), r.resources.len()), counts);
-    // The docker stats were taken in 2023, the JTL in 2022: the window spans both.
-    assert_eq!((r.start.as_deref(), r.end.as_deref()), (Some("2022-05-13T08:23:51.438Z"), Some("2023-10-01T10:18:20Z")));
+    // The docker stats were taken in 2023, the JTL in 2022: the window is the load test's, the JTL's.
+    assert_eq!((r.start.as_deref(), r.end.as_deref()), (Some("2022-05-13T08:23:51.438Z"), Some("2022-05-13T08:24:14.192Z")));
     let json = serde_json::to_string(&b).unwrap();
     let back = bundle::load_bundle_str("out.json", &json).unwrap();
     assert_eq!(back.bundle, b);
@@ -160,4 +160,22 @@ fn a_baseline_must_exist_and_leave_something_to_compare() {
     assert_eq!(e, "--baseline a: no run imported now is left to compare with it");
     let twice = vec![Group { run: Some(spec("x")), files: files() }, Group { run: Some(spec("x")), files: files() }];
     assert_eq!(bundle_of(None, twice, &Options::default()).unwrap_err(), "--run x is given twice; each run needs its own id");
+}
+
+#[test]
+fn the_window_is_the_load_tools_when_a_part_has_transactions() {
+    // A CloudWatch query padded by an hour on both sides of a 40-minute test.
+    let jtl = Run { start: Some("2023-10-01T10:00:00Z".into()), end: Some("2023-10-01T10:40:00Z".into()), transactions: vec![txn("Login", 120.0)], ..Default::default() };
+    let cpu = Run {
+        start: Some("2023-10-01T09:00:00Z".into()),
+        end: Some("2023-10-01T11:40:00Z".into()),
+        resources: vec![Resource { service: "mod-search".into(), metric: "cpu".into(), unit: Unit::Percent, peak: Some(40.0), ..Default::default() }],
+        ..Default::default()
+    };
+    let (run, _) = merge_runs(&spec("t"), vec![part("cpu.json", cpu.clone()), part("t.jtl", jtl)]);
+    assert_eq!((run.start.as_deref(), run.end.as_deref(), run.duration_s), (Some("2023-10-01T10:00:00Z"), Some("2023-10-01T10:40:00Z"), Some(2400.0)));
+    assert_eq!(run.resources.len(), 1, "the resources are still merged");
+    // Without a load tool's part, the resources' window is all there is.
+    let (run, _) = merge_runs(&spec("r"), vec![part("cpu.json", cpu)]);
+    assert_eq!(run.duration_s, Some(9600.0));
 }

@@ -49,7 +49,7 @@ pub fn sync_session(state: AppState) {
     if !warnings.is_empty() {
         state.notify(
             NoticeKind::Warning,
-            format!("Joining files into runs gave {} warning(s).", warnings.len()),
+            format!("Joining files into runs gave {}.", crate::format::count(warnings.len(), "warning", "warnings")),
             warnings.iter().map(|w| w.to_string()).collect(),
         );
     }
@@ -87,14 +87,14 @@ fn add(state: AppState, name: &str, done: Done, kept: Option<web_sys::Blob>, ori
     if raw && origin != Origin::Restored {
         state.notify(
             NoticeKind::Info,
-            format!("{name}: read as {title} ({} records) into {n_runs} run(s).", crate::format::thousands(records as f64, 0)),
+            format!("{name}: read as {title}, {}{}.", crate::format::count(records as usize, "record", "records"), if n_runs > 1 { format!(", {} runs", n_runs) } else { String::new() }),
             vec![],
         );
     }
     if !warnings.is_empty() {
         state.notify(
             NoticeKind::Warning,
-            format!("{name} loaded with {} warning(s); its values are shown as they are.", warnings.len()),
+            format!("{name} loaded with {}; its values are shown as they are.", crate::format::count(warnings.len(), "warning", "warnings")),
             warnings,
         );
     }

@@ -96,7 +96,7 @@ pub fn ImportPanel() -> impl IntoView {
                                         <li>
                                             <span class="import-file">{name}</span>
                                             <span class="hint">{format!(" — {format}{}{}",
-                                                if records > 0 { format!(", {} records", crate::format::thousands(records as f64, 0)) } else { String::new() },
+                                                if records > 0 { format!(", {}", crate::format::count(records as usize, "record", "records")) } else { String::new() },
                                                 if n_runs > 1 { format!(", {n_runs} runs") } else { String::new() })}</span>
                                             <Show when=move || n_runs == 1>
                                                 <label class="import-move">

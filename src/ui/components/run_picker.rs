@@ -44,7 +44,10 @@ pub fn RunPicker() -> impl IntoView {
                     }).collect_view()}
                 </select>
             </label>
-            <span class="cands-label">"compared with"</span>
+            <Show when={move || runs().len() > 1}
+                fallback={|| view! { <span class="hint">"— the only run loaded: drop another run's files or a bundle to compare"</span> }}>
+                <span class="cands-label">"compared with"</span>
+            </Show>
             <div class="cands" role="group" aria-label="Candidate runs">
                 {move || {
                     let b = base();

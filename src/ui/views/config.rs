@@ -30,7 +30,7 @@ pub fn Config() -> impl IntoView {
                 <div class="controls">
                     <label><input type="checkbox" prop:checked=move || changed_only.get() data-testid="changed-only"
                         on:change=move |ev| changed_only.set(event_target_checked(&ev))/>" Changed settings only"</label>
-                    <span class="hint">{move || format!("{} setting(s) differ between the selected runs", n_changed())}</span>
+                    <span class="hint">{move || { let n = n_changed(); format!("{} {} between the selected runs", crate::format::count(n, "setting", "settings"), if n == 1 { "differs" } else { "differ" }) }}</span>
                 </div>
                 <Show when=has("Modules")><TableView table=table("Modules") group_rows=true/></Show>
                 <Show when=has("Infrastructure")><TableView table=table("Infrastructure") group_rows=true/></Show>

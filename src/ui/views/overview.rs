@@ -87,7 +87,11 @@ pub fn Overview() -> impl IntoView {
                 <h2 id="headline-h">"Headline"<span class="hint">{move || state.labels.with(|l| l.first().map(|b| format!(" — against the baseline, {b}")).unwrap_or_default())}</span></h2>
                 <div class="headline-cards">{headline}</div>
                 <Show when=move || state.labels.with(|l| l.len() < 2)>
-                    <p class="empty">"Pick a candidate run above to see what changed."</p>
+                    <p class="empty">{move || if state.workspace.with(|w| w.all_runs().nth(1).is_some()) {
+                        "Pick a candidate run above to see what changed."
+                    } else {
+                        "One run is loaded: drop the files of another run, or a bundle, to see what changed."
+                    }}</p>
                 </Show>
             </section>
             {move || sources().into_iter().map(|s| {

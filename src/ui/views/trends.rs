@@ -191,7 +191,7 @@ pub fn Trends() -> impl IntoView {
     view! {
         <div class="trends">
             <Show when=move || metrics.with(|m| !m.is_empty()) fallback=move || view! {
-                <p class="empty">{move || format!("A trend needs a figure that at least two runs share; the workspace has {} run(s) with none in common.", all.with(Vec::len))}</p>
+                <p class="empty">{move || format!("A trend needs a figure that at least two runs share; the workspace has {} with none in common.", crate::format::count(all.with(Vec::len), "run", "runs"))}</p>
             }>
                 <div class="controls">
                     <label>"Metric "
