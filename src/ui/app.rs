@@ -117,6 +117,9 @@ fn Busy() -> impl IntoView {
         <div class="busy" role="status">
             <span class="spinner"></span>
             <span class="busy-text">{text}</span>
+            {move || state.progress.get().and_then(|p| p.total.filter(|t| *t > 0).map(|t| (p.bytes.min(t), t))).map(|(done, total)| {
+                view! { <progress max=total.to_string() value=done.to_string()></progress> }
+            })}
             <Show when=move || state.progress.with(Option::is_some)>
                 <button type="button" class="ghost small" on:click=move |_| loader::cancel() data-testid="cancel-load">"Cancel"</button>
             </Show>
