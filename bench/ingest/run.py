@@ -121,6 +121,15 @@ def summary(rows, tool_list, rounds):
         exact = "✓" if len(ok) == len(rs) and all(r.get("mismatches") == [] for r in ok) else "✗"
         say(f"| {t.title} | {m:.3f} | {secs[0]:.3f}–{secs[-1]:.3f} | {f'{m / base_m:.2f}×' if base_m else '–'} | {mem}) | "
             f"{f'{statistics.median(tasks):.0f}' if tasks else '–'} | {exact} {len(ok)}/{len(rs)} |")
+    # The same importer compiled to wasm (one worker, its reading of the file left out) against
+    # native (one thread): the floor is 1.3.
+    wasm = [(r["worker"]["ms"] - r["worker"]["read_ms"]) / 1000 for r in by.get("runlens-chromium-1w", []) if r.get("ok") and r.get("worker")]
+    native = [r["secs"] for r in by.get("runlens-native-1t", []) if r.get("ok")]
+    if wasm and native:
+        w, n = statistics.median(wasm), statistics.median(native)
+        reads = [r["worker"]["read_ms"] / 1000 for r in by.get("runlens-chromium-1w", []) if r.get("ok") and r.get("worker")]
+        say(f"\nwasm / native, the same importer on one core: {w:.3f} s in the worker (parse and aggregate; "
+            f"reading the file took another {statistics.median(reads):.3f} s) / {n:.3f} s native = {w / n:.2f}")
     for t in tool_list:
         bad = next((r for r in by[t.id] if r.get("mismatches") or not r.get("ok")), None)
         if bad:

@@ -7,6 +7,12 @@ use std::io::Read;
 
 const SLICE_BYTES: u64 = 8 << 20;
 
+thread_local! {
+    /// Milliseconds this worker spent waiting for `FileReaderSync` (reading, not parsing): the
+    /// ingest benchmark subtracts it to compare the wasm importer with the native one.
+    pub static READ_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+}
+
 pub struct BlobSource {
     pub blob: web_sys::Blob,
     /// Called with the number of bytes read by each slice (progress).
@@ -20,9 +26,11 @@ fn js_err(what: &str, e: wasm_bindgen::JsValue) -> std::io::Error {
 impl BlobSource {
     fn slice(&self, start: u64, end: u64) -> std::io::Result<Vec<u8>> {
         let part = self.blob.slice_with_f64_and_f64(start as f64, end as f64).map_err(|e| js_err("the browser refused a slice", e))?;
+        let t0 = js_sys::Date::now();
         let reader = web_sys::FileReaderSync::new().map_err(|e| js_err("no FileReaderSync", e))?;
         let buf = reader.read_as_array_buffer(&part).map_err(|e| js_err("the browser could not read the file", e))?;
         let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+        READ_MS.with(|r| r.set(r.get() + js_sys::Date::now() - t0));
         if let Some(f) = &self.on_bytes {
             f(bytes.len() as u64);
         }

@@ -132,8 +132,15 @@ fn import_blob(job: u32, name: &str, blob: Blob, workers: usize) {
         Ok(r) => r,
         Err(e) => return post_error(job, &format!("{name}: the file could not be read ({e})")),
     };
+    blob_source::READ_MS.with(|r| r.set(0.0));
+    let t0 = js_sys::Date::now();
     match import::import(name, reader, None, &mut |bytes, records| progress(job, bytes, records)) {
-        Ok(imp) => post_done(job, &imp),
+        Ok(imp) => {
+            // Timings of a one-worker import, for the ingest benchmark: all of it, and the part
+            // spent reading the file.
+            let timing = [("ms", (js_sys::Date::now() - t0).into()), ("read_ms", blob_source::READ_MS.with(|r| r.get()).into())];
+            post_bytes("done", job, &timing, &crate::wire::encode_done(&imp))
+        }
         Err(e) => post_error(job, &e.to_string()),
     }
 }
