@@ -12,10 +12,11 @@ dist="${1:?usage: scripts/check-size.sh DIST (a release build, e.g. target/e2e-d
 # The issue's targets, in bytes of gzip -9 output (1 KB = 1,000 B).
 target_wasm=300000
 target_first_view=350000
-# The ratchet: what the page weighs now, rounded up by less than 2 %. Lower these when the page
+# The ratchet (RUNLENS_RATCHET_* override it, e.g. to see the check fail): what the page weighed
+# when it was last lowered, rounded up by less than 2 %. Lower these when the page
 # shrinks; never raise them to let it grow (docs/size.md says how to find the bytes).
-ratchet_wasm=${RUNLENS_RATCHET_WASM:-0}
-ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-0}
+ratchet_wasm=${RUNLENS_RATCHET_WASM:-452000}
+ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-469000}
 
 one() { # the single file of DIST matching a glob, or fail
   local matches=()
@@ -26,7 +27,7 @@ one() { # the single file of DIST matching a glob, or fail
   fi
   echo "${matches[0]}"
 }
-gz() { gzip -9 -c "$1" | wc -c | tr -d ' '; }
+gz() { gzip -9 -n -c "$1" | wc -c | tr -d ' '; }  # -n: no file name in the header
 
 wasm=$(one 'runlens-*_bg.wasm')
 first_view=("$dist/index.html" "$(one 'boot.js')" "$(one 'runlens-*[0-9a-f].js')" "$wasm" "$(one 'style-*.css')"
@@ -47,6 +48,9 @@ echo
 printf 'app wasm:   %7s B gzip   ratchet %7s   issue target %7s\n' "$wasm_gz" "$ratchet_wasm" "$target_wasm"
 printf 'first view: %7s B gzip   ratchet %7s   issue target %7s\n' "$total" "$ratchet_first_view" "$target_first_view"
 
+if [ "$wasm_gz" -gt "$target_wasm" ] || [ "$total" -gt "$target_first_view" ]; then
+  echo "note: still above the issue's targets ($target_wasm / $target_first_view B gzip); the ratchet keeps it from growing"
+fi
 status=0
 if [ "$wasm_gz" -gt "$ratchet_wasm" ]; then
   echo "check-size: the app wasm grew past its budget ($wasm_gz > $ratchet_wasm B gzip)" >&2
@@ -55,8 +59,5 @@ fi
 if [ "$total" -gt "$ratchet_first_view" ]; then
   echo "check-size: the first view grew past its budget ($total > $ratchet_first_view B gzip)" >&2
   status=1
-fi
-if [ "$wasm_gz" -gt "$target_wasm" ] || [ "$total" -gt "$target_first_view" ]; then
-  echo "note: still above the issue's targets ($target_wasm / $target_first_view B gzip); the ratchet keeps it from growing"
 fi
 exit $status
