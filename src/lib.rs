@@ -7,6 +7,7 @@ pub mod format;
 pub mod import;
 pub mod limits;
 pub mod model;
+pub mod order;
 pub mod share;
 pub mod tables;
 pub mod urlstate;

@@ -36,15 +36,17 @@ pub fn encode_done(imp: &Imported) -> Vec<u8> {
     rmp_serde::to_vec_named(&done).unwrap_or_default()
 }
 
-/// Reads the worker's answer on the page. The MessagePack deserializer is erased
-/// (`erased_serde`): serde's derived code for each bundle type is then compiled once, against one
-/// `dyn` deserializer, instead of once per type with rmp-serde's decoder inlined into each; this
-/// alone was 345 KB of the page's 1.6 MB of wasm (ARCHITECTURE.md, "Size"). Decoding costs a
-/// virtual call per value, which a bundle of any size does not notice.
+/// Reads the worker's answer on the page in two steps: MessagePack into a `serde_json::Value`
+/// (one instance of rmp-serde's decoder), then the bundle types from that tree. serde's derived
+/// code for each bundle type is then compiled against `Value`'s small, type-directed deserializer
+/// only, instead of once per type with rmp-serde's decoder inlined (345 KB of the page's 1.6 MB of
+/// wasm) or once per visitor behind erased-serde's 30-method vtables (139 KB more than this;
+/// docs/size.md). The tree is the bundle's JSON data model, which is what a bundle is: a
+/// non-finite number (which no bundle file can hold either) reads as a missing value, or fails
+/// with a message where a number is required.
 pub fn decode_done(bytes: &[u8]) -> Result<Done, String> {
-    let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
-    let mut erased = <dyn erased_serde::Deserializer>::erase(&mut de);
-    erased_serde::deserialize(&mut erased).map_err(|e| format!("the ingest worker's answer could not be read ({e})"))
+    let value: serde_json::Value = rmp_serde::from_slice(bytes).map_err(|e| format!("the ingest worker's answer could not be read ({e})"))?;
+    Done::deserialize(value).map_err(|e| format!("the ingest worker's answer could not be read ({e})"))
 }
 
 #[cfg(test)]
@@ -67,5 +69,22 @@ mod tests {
             n += 1;
         }
         assert!(n >= 4);
+    }
+
+    #[test]
+    fn a_non_finite_number_reads_as_missing_or_as_an_error_never_a_panic() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("public/examples");
+        let p = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).find(|p| {
+            p.extension().is_some_and(|x| x == "json") && p.file_name().is_some_and(|f| f != "index.json")
+        });
+        let p = p.unwrap();
+        let mut imp = crate::import::import_bytes(&p.to_string_lossy(), &std::fs::read(&p).unwrap()).unwrap();
+        let run = &mut imp.bundle.runs[0];
+        run.duration_s = Some(f64::NAN);
+        let done = decode_done(&encode_done(&imp)).unwrap();
+        assert_eq!(done.bundle.runs[0].duration_s, None);
+        imp.bundle.runs[0].kpis.push(crate::bundle::Kpi { name: "x".into(), value: f64::INFINITY, ..Default::default() });
+        let err = decode_done(&encode_done(&imp)).unwrap_err();
+        assert!(err.contains("could not be read"), "{err}");
     }
 }

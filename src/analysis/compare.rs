@@ -198,7 +198,7 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
         })
         .collect();
     let mut idx: Vec<usize> = (0..rows.len()).collect();
-    idx.sort_by_key(|i| order[*i]);
+    crate::order::sort_by_key(&mut idx, |i| order.get(*i).copied());
     let mut slots: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
     idx.into_iter().filter_map(|i| slots[i].take()).collect()
 }

@@ -15,7 +15,7 @@ pub fn grid_dims(runs: &[&Run]) -> Option<(String, String)> {
         .keys()
         .filter(|k| {
             let mut vals: Vec<Option<&String>> = runs.iter().map(|r| r.dimensions.get(*k)).collect();
-            vals.sort();
+            crate::order::sort_by(&mut vals, Ord::cmp);
             vals.dedup();
             vals.len() >= 2 && runs.iter().all(|r| r.dimensions.contains_key(*k))
         })
@@ -58,7 +58,7 @@ fn distinct(runs: &[&Run], dim: &str) -> Vec<String> {
     }
     // Numbers in numeric order ("1" < "20"), text as first seen.
     if out.iter().all(|v| v.parse::<f64>().is_ok()) {
-        out.sort_by(|a, b| a.parse::<f64>().unwrap_or(0.0).total_cmp(&b.parse::<f64>().unwrap_or(0.0)));
+        crate::order::sort_by(&mut out, |a, b| a.parse::<f64>().unwrap_or(0.0).total_cmp(&b.parse::<f64>().unwrap_or(0.0)));
     }
     out
 }

@@ -187,7 +187,7 @@ impl Bootstrap {
         let mut rng = Rng::new(seed);
         let sorted = |rng: &mut Rng| {
             let mut z: Vec<f64> = (0..REPLICATES).map(|_| rng.normal()).collect();
-            z.sort_by(f64::total_cmp);
+            crate::order::sort_by(&mut z, f64::total_cmp);
             z
         };
         let (za, zb) = (sorted(&mut rng), sorted(&mut rng));

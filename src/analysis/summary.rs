@@ -166,7 +166,7 @@ pub fn summarize(rows: &[Row], ci: usize) -> Summary {
             worst.push(Worst { section: r.section, key: r.key.clone(), what, rank });
         }
     }
-    worst.sort_by(|a, b| b.rank.total_cmp(&a.rank));
+    crate::order::sort_by(&mut worst, |a, b| b.rank.total_cmp(&a.rank));
     worst.truncate(5);
     s.worst = worst;
     s

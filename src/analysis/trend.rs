@@ -103,7 +103,7 @@ pub fn natural_cmp(a: &str, b: &str) -> Ordering {
 pub fn ordered<'r>(runs: &[&'r Run], by: &str) -> Vec<&'r Run> {
     let mut out = runs.to_vec();
     if by != ORDER_BUNDLE {
-        out.sort_by(|a, b| match (order_value(a, by), order_value(b, by)) {
+        crate::order::sort_by(&mut out, |a, b| match (order_value(a, by), order_value(b, by)) {
             (Some(x), Some(y)) => natural_cmp(x, y),
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
@@ -149,7 +149,7 @@ pub fn trend_metrics(runs: &[&Run]) -> Vec<TrendMetric> {
         }
     }
     let mut list: Vec<(Key, (usize, usize))> = seen.into_iter().filter(|(_, (_, n))| *n >= 2).collect();
-    list.sort_by_key(|((s, _, _), (first, _))| (*s, *first));
+    crate::order::sort_by_key(&mut list, |((s, _, _), (first, _))| (*s, *first));
     list.into_iter().map(|((section, key, metric), _)| TrendMetric { section, key, metric }).collect()
 }
 

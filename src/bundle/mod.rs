@@ -8,11 +8,13 @@ mod bytesize;
 mod decode;
 mod load;
 mod nonfinite;
+mod save;
 mod types;
 mod validate;
 mod warnings;
 
 pub use bytesize::{parse_human_size, ByteSize};
+pub use save::to_json;
 pub use load::{load_bundle, load_bundle_str, LoadError, LoadErrorKind, Loaded};
 pub use warnings::Warning;
 pub use types::*;

@@ -160,7 +160,7 @@ impl Workspace {
     pub fn subset_bundle(&self, ids: &[String]) -> Option<Bundle> {
         let mut b = self.to_bundle()?;
         b.runs.retain(|r| ids.contains(&r.id));
-        b.runs.sort_by_key(|r| ids.iter().position(|i| *i == r.id));
+        crate::order::sort_by_key(&mut b.runs, |r| ids.iter().position(|i| *i == r.id));
         if b.runs.is_empty() {
             return None;
         }

@@ -226,7 +226,7 @@ impl Table {
                 .or_else(|| g.iter().map(of).find(|k| *k != SortKey::None))
                 .unwrap_or(SortKey::None)
         };
-        groups.sort_by(|a, b| {
+        crate::order::sort_by(&mut groups, |a, b| {
             use std::cmp::Ordering::*;
             let (ka, kb) = (key(a), key(b));
             let ord = match (&ka, &kb) {

@@ -104,7 +104,7 @@ pub fn biggest_changes(rows: &[analysis::Row], n: usize) -> Vec<&analysis::Row> 
         .filter(|r| r.cells.iter().skip(1).any(|c| c.verdict.is_beyond_noise() && c.change.is_some()))
         .filter_map(|r| super::build::change_rank(r).map(|k| (r, k)))
         .collect();
-    list.sort_by(|a, b| b.1.total_cmp(&a.1));
+    crate::order::sort_by(&mut list, |a, b| b.1.total_cmp(&a.1));
     list.into_iter().take(n).map(|(r, _)| r).collect()
 }
 

@@ -41,7 +41,7 @@ fn remember(state: AppState, name: &str, blob: web_sys::Blob) {
 /// them (as one bundle: the grouping and names survive a reload).
 pub fn sync_session(state: AppState) {
     let made = state.session.with_untracked(|s| s.bundle());
-    let json = made.as_ref().and_then(|(b, _)| serde_json::to_string(b).ok());
+    let json = made.as_ref().and_then(|(b, _)| crate::bundle::to_json(b, false).ok());
     let (bundle, warnings) = match made {
         Some((b, w)) => (Some(b), w),
         None => (None, vec![]),

@@ -97,7 +97,7 @@ pub async fn load() -> Vec<(String, web_sys::Blob)> {
         }
     }
     db.close();
-    files.sort_by(|a, b| a.0.total_cmp(&b.0));
+    crate::order::sort_by(&mut files, |a, b| a.0.total_cmp(&b.0));
     files.into_iter().map(|(_, n, b)| (n, b)).collect()
 }
 

@@ -31,7 +31,7 @@ async fn link(state: crate::ui::AppState, embed: bool) -> Result<String, String>
     let (whole, compared) = state.workspace.with_untracked(|w| (w.to_bundle(), w.subset_bundle(&ids)));
     let mut last_size = 0;
     for bundle in [whole, compared].into_iter().flatten() {
-        let json = serde_json::to_vec(&bundle).map_err(|e| e.to_string())?;
+        let json = crate::bundle::to_json(&bundle, false)?.into_bytes();
         let gz = browser::gzip(&json).await?;
         last_size = gz.len();
         if let Some(fragment) = crate::share::fragment(&gz) {
@@ -76,7 +76,7 @@ pub fn ShareButtons() -> impl IntoView {
     };
     let export = move |_| {
         if let Some(b) = state.workspace.with(|w| w.to_bundle()) {
-            if let Ok(json) = serde_json::to_string_pretty(&b) {
+            if let Ok(json) = crate::bundle::to_json(&b, true) {
                 browser::download("runlens-workspace.json", "application/json", &json);
             }
         }

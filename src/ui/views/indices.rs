@@ -31,7 +31,7 @@ pub fn Indices() -> impl IntoView {
                     }
                 }
             }
-            total.sort_by_key(|t| std::cmp::Reverse(t.1));
+            crate::order::sort_by_key(&mut total, |t| std::cmp::Reverse(t.1));
             total.into_iter().map(|(n, _)| n).collect::<Vec<String>>()
         })
     });

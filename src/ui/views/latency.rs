@@ -74,7 +74,7 @@ pub fn Latency() -> impl IntoView {
                 .collect();
             // The slowest transactions (by the baseline, else any run) are the ones worth a bar.
             let top = |r: &crate::analysis::Row| r.cells.iter().filter_map(|c| c.value).fold(0.0, f64::max);
-            picked.sort_by(|a, b| top(b).partial_cmp(&top(a)).unwrap_or(std::cmp::Ordering::Equal));
+            crate::order::sort_by(&mut picked, |a, b| top(b).partial_cmp(&top(a)).unwrap_or(std::cmp::Ordering::Equal));
             picked.truncate(CHART_MAX_BARS);
             picked.reverse();
             let names: Vec<String> = picked.iter().map(|r| short_label(&r.key)).collect();

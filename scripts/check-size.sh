@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Fails when the page grows: gzips (-9) the page's app wasm and everything the first view needs
+# (index.html, boot.js, the JS glue, the wasm, the stylesheet, the icon and examples/index.json
+# that the landing page fetches) in a release dist (`trunk build --release`), and compares them
+# with the budgets below. The ingest worker's wasm is not counted: the page starts it in the
+# background after the first view so that a dropped file need not wait for it (its size is
+# printed for information). Where the bytes go, and how to look: docs/size.md (issue 12).
+#   bash scripts/check-size.sh target/e2e-dist
+set -euo pipefail
+dist="${1:?usage: scripts/check-size.sh DIST (a release build, e.g. target/e2e-dist)}"
+
+# The issue's targets, in bytes of gzip -9 output (1 KB = 1,000 B).
+target_wasm=300000
+target_first_view=350000
+# The ratchet (RUNLENS_RATCHET_* override it, e.g. to see the check fail): what the page weighed
+# when it was last lowered, rounded up by less than 2 %. Lower these when the page
+# shrinks; never raise them to let it grow (docs/size.md says how to find the bytes).
+ratchet_wasm=${RUNLENS_RATCHET_WASM:-452000}
+ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-469000}
+
+one() { # the single file of DIST matching a glob, or fail
+  local matches=()
+  for f in "$dist"/$1; do [ -f "$f" ] && matches+=("$f"); done
+  if [ "${#matches[@]}" -ne 1 ]; then
+    echo "check-size: expected exactly one $1 in $dist, found ${#matches[@]}" >&2
+    exit 1
+  fi
+  echo "${matches[0]}"
+}
+gz() { gzip -9 -n -c "$1" | wc -c | tr -d ' '; }  # -n: no file name in the header
+
+wasm=$(one 'runlens-*_bg.wasm')
+first_view=("$dist/index.html" "$(one 'boot.js')" "$(one 'runlens-*[0-9a-f].js')" "$wasm" "$(one 'style-*.css')"
+  "$(one 'favicon.svg')" "$(one 'examples/index.json')")
+
+total=0
+printf '%-40s %10s %10s\n' "first view" "raw B" "gzip B"
+for f in "${first_view[@]}"; do
+  [ -f "$f" ] || { echo "check-size: $f is missing" >&2; exit 1; }
+  g=$(gz "$f")
+  total=$((total + g))
+  printf '%-40s %10s %10s\n' "${f#"$dist"/}" "$(wc -c <"$f" | tr -d ' ')" "$g"
+done
+wasm_gz=$(gz "$wasm")
+worker=$(one 'ingest_bg.wasm')
+printf '%-40s %10s %10s\n' "(not counted) ${worker#"$dist"/}" "$(wc -c <"$worker" | tr -d ' ')" "$(gz "$worker")"
+echo
+printf 'app wasm:   %7s B gzip   ratchet %7s   issue target %7s\n' "$wasm_gz" "$ratchet_wasm" "$target_wasm"
+printf 'first view: %7s B gzip   ratchet %7s   issue target %7s\n' "$total" "$ratchet_first_view" "$target_first_view"
+
+if [ "$wasm_gz" -gt "$target_wasm" ] || [ "$total" -gt "$target_first_view" ]; then
+  echo "note: still above the issue's targets ($target_wasm / $target_first_view B gzip); the ratchet keeps it from growing"
+fi
+status=0
+if [ "$wasm_gz" -gt "$ratchet_wasm" ]; then
+  echo "check-size: the app wasm grew past its budget ($wasm_gz > $ratchet_wasm B gzip)" >&2
+  status=1
+fi
+if [ "$total" -gt "$ratchet_first_view" ]; then
+  echo "check-size: the first view grew past its budget ($total > $ratchet_first_view B gzip)" >&2
+  status=1
+fi
+exit $status
