@@ -146,6 +146,37 @@ impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// A Chrome DevTools Protocol command through ChromeDriver (`POST /session/{id}/goog/cdp/execute`).
+#[derive(Debug)]
+struct Cdp(serde_json::Value);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/goog/cdp/execute", session.unwrap_or_default()))
+    }
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(self.0.to_string()))
+    }
+}
+
+/// Runs `source` in every document the tab opens from now on, before the page's own scripts
+/// (DevTools' `Page.addScriptToEvaluateOnNewDocument`; the page's Content-Security-Policy does not
+/// apply to it). Benchmarks use it to observe a page from its first moment.
+#[allow(dead_code)] // used by bench_ui.rs (its own test target)
+pub async fn on_new_document(c: &Client, source: &str) {
+    let cmd = serde_json::json!({"cmd": "Page.addScriptToEvaluateOnNewDocument", "params": {"source": source}});
+    c.issue_cmd(Cdp(cmd)).await.expect("ChromeDriver runs DevTools commands");
+}
+
+/// Writes `content` to `path` under the served root; returns its URL path (`/bench/big.json`).
+#[allow(dead_code)] // used by bench_ui.rs (its own test target)
+pub fn serve_file(path: &str, content: &[u8]) -> String {
+    let file = env().root.join(path);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, content).unwrap();
+    format!("/{path}")
+}
+
 /// The console messages of the session so far.
 pub async fn console(c: &Client) -> Vec<String> {
     match c.issue_cmd(BrowserLog).await {
