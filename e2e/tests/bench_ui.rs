@@ -81,7 +81,7 @@ async fn open_and_wait(c: &Client, url: &str) -> (f64, f64) {
 }
 
 /// A deterministic bundle: `runs` runs × `n` transactions, each with a latency histogram of
-/// `buckets` buckets when `buckets > 0` (50 × 2,000 × 24 buckets ≈ 50 MB).
+/// `buckets` buckets when `buckets > 0` (50 × 2,000 × 32 buckets ≈ 50 MB).
 pub fn bundle(runs: usize, n: usize, buckets: usize) -> String {
     let runs: Vec<Value> = (0..runs)
         .map(|r| {
@@ -114,7 +114,7 @@ pub fn bundle(runs: usize, n: usize, buckets: usize) -> String {
 #[tokio::test]
 #[ignore]
 async fn bench_big_bundle_load() {
-    let text = bundle(50, 2000, 24);
+    let text = bundle(50, 2000, 32);
     eprintln!("BENCH big_bundle_mb {:.1}", text.len() as f64 / 1e6);
     let big = serve_file("files/bench-50mb.json", text.as_bytes());
     drop(text);
