@@ -41,8 +41,8 @@ say "building the benchmarks (the e2e crate)"
 cargo test --locked -p runlens-e2e --test bench_ui --test e2e --no-run 2>&1 | tail -1 >&2
 load_before=$(uptime)
 say "figures 1, 3, 4 (e2e/tests/bench_ui.rs)"
-cargo test --locked -p runlens-e2e --test bench_ui -- --ignored --nocapture --test-threads=1 2>&1 | tee -a "$RAW" | grep -E '^BENCH|panicked|test result' >&2 || true
+cargo test --locked -p runlens-e2e --test bench_ui -- --ignored --nocapture --test-threads=1 2>&1 | tee -a "$RAW" | grep -E 'BENCH|panicked|test result' >&2 || true
 say "figure 2 (the switch benchmarks of e2e/tests/loading.rs and verdicts.rs)"
-cargo test --locked -p runlens-e2e --test e2e -- --ignored --nocapture --test-threads=1 bench_switch_time 2>&1 | tee -a "$RAW" | grep -E '^switch|panicked|test result' >&2 || true
+cargo test --locked -p runlens-e2e --test e2e -- --ignored --nocapture --test-threads=1 bench_switch_time 2>&1 | tee -a "$RAW" | grep -E 'switch baseline|panicked|test result' >&2 || true
 load_after=$(uptime)
 python3 bench/ui/report.py "$RAW" "$RUNLENS_DIST" "$load_before" "$load_after"

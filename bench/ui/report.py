@@ -24,14 +24,15 @@ def figures(raw):
     """key -> (median, detail) from the benchmarks' output."""
     out = {}
     for line in raw.splitlines():
-        m = re.match(r"BENCH (\S+) (\S+)(.*)", line)
+        m = re.search(r"BENCH (\S+) (\S+)(.*)", line)
         if m:
             out[m.group(1)] = (float(m.group(2)), m.group(3).strip())
+        # (cargo prints a test's first output on the line of its name.)
         # The switch benchmarks of e2e/tests/loading.rs and verdicts.rs (medians of 9 switches).
-        m = re.match(r"switch baseline, 3 runs x 2,000 transactions( with histograms)?: median (\d+) ms \(min (\d+), max (\d+)", line)
+        m = re.search(r"switch baseline, 3 runs x 2,000 transactions( with histograms)?: median (\d+) ms \(min (\d+), max (\d+)", line)
         if m:
             key = "switch_2000_histograms" if m.group(1) else "switch_2000"
-            out[key] = (float(m.group(2)), f"min={m.group(3)} max={m.group(4)} n=9")
+            out[key] = (float(m.group(2)), f"min={m.group(3)} max={m.group(4)} n=9 switches")
     return out
 
 
@@ -111,7 +112,7 @@ def main():
     out = figures(open(raw_path, encoding="utf-8", errors="replace").read())
     size_lines = sizes(dist, out)
     rows = previous()
-    unit = lambda k: "KB" if k.endswith("_kb") else "ms"
+    unit = lambda k: "KB" if k.endswith("_kb") else "MB" if k.endswith("_mb") else "ms"
     w = max(len(r[3]) for r in rows)
     text = [f"runlens UI benchmarks, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, dist {os.path.abspath(dist)}",
             f"load (uptime) before: {load_before}", f"load (uptime) after:  {load_after}",
@@ -120,7 +121,7 @@ def main():
     for key, target, prev, what in rows:
         if key in out:
             v, detail = out[key]
-            shown = f"{v:,.0f} {unit(key)}" if unit(key) == "ms" else f"{v:,.1f} {unit(key)}"
+            shown = f"{v:,.1f} {unit(key)}" if unit(key) in ("KB", "MB") else f"{v:,.0f} {unit(key)}"
         else:
             shown, detail = "missing", "(benchmark failed or skipped; see target/bench-ui/raw.txt)"
         text.append(f"{what:<{w}}  {shown:>10}  {target:<12}  {prev:<22}  {detail}")
