@@ -112,7 +112,7 @@ def main():
     out = figures(open(raw_path, encoding="utf-8", errors="replace").read())
     size_lines = sizes(dist, out)
     rows = previous()
-    unit = lambda k: "KB" if k.endswith("_kb") else "MB" if k.endswith("_mb") else "ms"
+    unit = lambda k: "KB" if k.endswith("_kb") else "MB" if k.endswith("_mb") else "" if k.startswith("embeds_watched") or k.endswith("_at_install") else "ms"
     w = max(len(r[3]) for r in rows)
     text = [f"runlens UI benchmarks, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, dist {os.path.abspath(dist)}",
             f"load (uptime) before: {load_before}", f"load (uptime) after:  {load_after}",
@@ -121,7 +121,7 @@ def main():
     for key, target, prev, what in rows:
         if key in out:
             v, detail = out[key]
-            shown = f"{v:,.1f} {unit(key)}" if unit(key) in ("KB", "MB") else f"{v:,.0f} {unit(key)}"
+            shown = f"{v:,.1f} {unit(key)}" if unit(key) in ("KB", "MB") else f"{v:,.0f} {unit(key)}".rstrip()
         else:
             shown, detail = "missing", "(benchmark failed or skipped; see target/bench-ui/raw.txt)"
         text.append(f"{what:<{w}}  {shown:>10}  {target:<12}  {prev:<22}  {detail}")

@@ -110,8 +110,8 @@ fn chrome_binary() -> String {
     std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into())
 }
 
-async fn client(profile: &std::path::Path, width: u32, height: u32) -> Client {
-    let caps = serde_json::json!({
+async fn client(profile: &std::path::Path, width: u32, height: u32, flags: &[&str]) -> Client {
+    let mut caps = serde_json::json!({
         "goog:loggingPrefs": {"browser": "ALL"},
         "goog:chromeOptions": {
             "binary": chrome_binary(),
@@ -123,6 +123,9 @@ async fn client(profile: &std::path::Path, width: u32, height: u32) -> Client {
             ]
         }
     });
+    if let Some(args) = caps["goog:chromeOptions"]["args"].as_array_mut() {
+        args.extend(flags.iter().map(|f| serde_json::json!(f)));
+    }
     let caps = caps.as_object().unwrap().clone().into_iter().collect();
     ClientBuilder::rustls()
         .expect("tls")
@@ -192,8 +195,17 @@ where
     F: FnOnce(Client) -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
+    with_browser_flags(&[], body).await
+}
+
+/// `with_browser` with more command-line flags for Chromium.
+pub async fn with_browser_flags<F, Fut>(flags: &[&str], body: F)
+where
+    F: FnOnce(Client) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
     let profile = std::env::temp_dir().join(format!("runlens-chrome-{}-{}", std::process::id(), free_port()));
-    let c = client(&profile, 1280, 900).await;
+    let c = client(&profile, 1280, 900, flags).await;
     let c2 = c.clone();
     let result = tokio::spawn(body(c2)).await;
     let violations: Vec<String> = console(&c).await.into_iter().filter(|m| m.contains("Content Security Policy")).collect();
