@@ -110,8 +110,8 @@ fn chrome_binary() -> String {
     std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into())
 }
 
-async fn client(profile: &std::path::Path, width: u32, height: u32) -> Client {
-    let caps = serde_json::json!({
+async fn client(profile: &std::path::Path, width: u32, height: u32, flags: &[&str]) -> Client {
+    let mut caps = serde_json::json!({
         "goog:loggingPrefs": {"browser": "ALL"},
         "goog:chromeOptions": {
             "binary": chrome_binary(),
@@ -123,6 +123,9 @@ async fn client(profile: &std::path::Path, width: u32, height: u32) -> Client {
             ]
         }
     });
+    if let Some(args) = caps["goog:chromeOptions"]["args"].as_array_mut() {
+        args.extend(flags.iter().map(|f| serde_json::json!(f)));
+    }
     let caps = caps.as_object().unwrap().clone().into_iter().collect();
     ClientBuilder::rustls()
         .expect("tls")
@@ -146,6 +149,37 @@ impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// A Chrome DevTools Protocol command through ChromeDriver (`POST /session/{id}/goog/cdp/execute`).
+#[derive(Debug)]
+struct Cdp(serde_json::Value);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/goog/cdp/execute", session.unwrap_or_default()))
+    }
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(self.0.to_string()))
+    }
+}
+
+/// Runs `source` in every document the tab opens from now on, before the page's own scripts
+/// (DevTools' `Page.addScriptToEvaluateOnNewDocument`; the page's Content-Security-Policy does not
+/// apply to it). Benchmarks use it to observe a page from its first moment.
+#[allow(dead_code)] // used by bench_ui.rs (its own test target)
+pub async fn on_new_document(c: &Client, source: &str) {
+    let cmd = serde_json::json!({"cmd": "Page.addScriptToEvaluateOnNewDocument", "params": {"source": source}});
+    c.issue_cmd(Cdp(cmd)).await.expect("ChromeDriver runs DevTools commands");
+}
+
+/// Writes `content` to `path` under the served root; returns its URL path (`/bench/big.json`).
+#[allow(dead_code)] // used by bench_ui.rs (its own test target)
+pub fn serve_file(path: &str, content: &[u8]) -> String {
+    let file = env().root.join(path);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, content).unwrap();
+    format!("/{path}")
+}
+
 /// The console messages of the session so far.
 pub async fn console(c: &Client) -> Vec<String> {
     match c.issue_cmd(BrowserLog).await {
@@ -161,8 +195,17 @@ where
     F: FnOnce(Client) -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
+    with_browser_flags(&[], body).await
+}
+
+/// `with_browser` with more command-line flags for Chromium.
+pub async fn with_browser_flags<F, Fut>(flags: &[&str], body: F)
+where
+    F: FnOnce(Client) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
     let profile = std::env::temp_dir().join(format!("runlens-chrome-{}-{}", std::process::id(), free_port()));
-    let c = client(&profile, 1280, 900).await;
+    let c = client(&profile, 1280, 900, flags).await;
     let c2 = c.clone();
     let result = tokio::spawn(body(c2)).await;
     let violations: Vec<String> = console(&c).await.into_iter().filter(|m| m.contains("Content Security Policy")).collect();
