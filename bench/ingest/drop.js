@@ -52,8 +52,15 @@
           open.onerror = () => reject(open.error);
           open.onsuccess = () => {
             const conn = open.result;
-            const get = conn.transaction('files').objectStore('files').get(name);
-            get.onsuccess = () => { conn.close(); resolve(get.result); };
+            // A raw file is kept as the bundle the import panel made of it (src/ui/loader.rs, IMPORTED).
+            const store = conn.transaction('files').objectStore('files');
+            const get = store.get(name);
+            get.onsuccess = () => {
+              if (get.result) { conn.close(); return resolve(get.result); }
+              const imported = store.get('Imported results');
+              imported.onsuccess = () => { conn.close(); resolve(imported.result); };
+              imported.onerror = () => { conn.close(); reject(imported.error); };
+            };
             get.onerror = () => { conn.close(); reject(get.error); };
           };
         });
