@@ -107,20 +107,9 @@ fn add(state: AppState, name: &str, done: Done, kept: Option<web_sys::Blob>, ori
     }
 }
 
-/// Files above this size load Plotly while they are read (see `submit`).
-const PREFETCH_PLOTLY_BYTES: f64 = 4.0 * 1024.0 * 1024.0;
-
 /// Queues one input; `after` runs when it is done (loaded or not).
 fn submit(state: AppState, name: String, input: Input, origin: Origin, batch: u32, after: impl FnOnce(bool) + 'static) {
     state.busy.update(|b| *b += 1);
-    // A large file keeps the workers busy for a while and then shows charts: Plotly loads
-    // meanwhile, while the main thread is idle, instead of after the import (its script takes a
-    // few hundred ms to compile and run). The first view still never waits for it.
-    if matches!(&input, Input::Blob(b) if b.size() > PREFETCH_PLOTLY_BYTES) {
-        leptos::task::spawn_local(async {
-            let _ = super::plotly_loader::ensure_plotly().await;
-        });
-    }
     let n = name.clone();
     ingest::submit(
         name,

@@ -1,5 +1,4 @@
-//! Loads Plotly.js from the build output on first use, or while a large file is read (the loader
-//! prefetches it then, the main thread being idle), with a script tag and a relative URL, so the
+//! Loads Plotly.js from the build output on first use (a script tag with a relative URL), so the
 //! landing page does not wait for it. Never from a CDN.
 
 use std::cell::RefCell;
