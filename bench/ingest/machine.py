@@ -43,9 +43,8 @@ def proc_cpu_jiffies(pid):
         return 0
 
 
-def cpu_snapshot():
-    """{pid: (starttime, utime+stime jiffies)} of every user-space process (kernel threads left out)."""
-    snap = {}
+def proc_stats():
+    """(pid, fields after the command name) of /proc/PID/stat of every process that can be read."""
     for d in os.listdir("/proc"):
         if not d.isdigit():
             continue
@@ -54,10 +53,16 @@ def cpu_snapshot():
                 st = f.read()
         except OSError:
             continue
-        v = st[st.rindex(")") + 2:].split()
-        if v[1] == "2" or d == "2":  # kthreadd and its children
+        yield int(d), st[st.rindex(")") + 2:].split()
+
+
+def cpu_snapshot():
+    """{pid: (starttime, utime+stime jiffies)} of every user-space process (kernel threads left out)."""
+    snap = {}
+    for pid, v in proc_stats():
+        if v[1] == "2" or pid == 2:  # kthreadd and its children
             continue
-        snap[int(d)] = (int(v[19]), int(v[11]) + int(v[12]))
+        snap[pid] = (int(v[19]), int(v[11]) + int(v[12]))
     return snap
 
 
@@ -110,16 +115,11 @@ class Quiet:
 
 def children_map():
     kids = {}
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
+    for pid, v in proc_stats():
         try:
-            with open(f"/proc/{d}/stat") as f:
-                st = f.read()
-            ppid = int(st[st.rindex(")") + 2:].split()[1])
-        except (OSError, ValueError):
+            kids.setdefault(int(v[1]), []).append(pid)
+        except (IndexError, ValueError):
             continue
-        kids.setdefault(ppid, []).append(int(d))
     return kids
 
 
