@@ -7,7 +7,7 @@ use super::noise::{self, Interval};
 pub use super::judge::{Cell, Change, Method, Verdict, Why};
 use crate::bundle::{Histogram, Run, RunStatus, Unit};
 use crate::model::{facts, Fact, Section, Spec, Thresholds};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::FxHashMap;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -45,7 +45,7 @@ pub const INTERVAL_METRICS: [(&str, f64); 2] = [("median", 0.5), ("p95", 0.95)];
 /// name → an interval per `INTERVAL_METRICS`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Intervals {
-    per_run: Vec<HashMap<String, [Option<Interval>; 2]>>,
+    per_run: Vec<FxHashMap<String, [Option<Interval>; 2]>>,
 }
 
 impl Intervals {
@@ -56,7 +56,7 @@ impl Intervals {
 
     /// How many (run, transaction) pairs have intervals.
     pub fn len(&self) -> usize {
-        self.per_run.iter().map(HashMap::len).sum()
+        self.per_run.iter().map(FxHashMap::len).sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -64,8 +64,8 @@ impl Intervals {
     }
 }
 
-fn histograms(run: &Run) -> HashMap<&str, &Histogram> {
-    let mut out = HashMap::new();
+fn histograms(run: &Run) -> FxHashMap<&str, &Histogram> {
+    let mut out = FxHashMap::default();
     for t in &run.transactions {
         if let Some(h) = &t.histogram {
             out.entry(t.name.as_str()).or_insert(h);
@@ -91,7 +91,7 @@ fn intervals_of(runs: &[&Run], only: Option<&str>) -> Intervals {
             // A failed run is not comparable: no interval is worth its time.
             let failed = |r: &Run| matches!(r.status, RunStatus::Failed | RunStatus::Aborted);
             if ri == 0 || base_h.is_empty() || failed(base) || failed(run) {
-                return HashMap::new();
+                return FxHashMap::default();
             }
             histograms(run)
                 .into_iter()
@@ -134,15 +134,27 @@ pub fn compare_one(runs: &[&Run], th: &Thresholds, section: Section, key: &str, 
 
 fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, &str, &str)>) -> Vec<Row> {
     let all: Vec<Vec<Fact>> = runs.iter().map(|r| facts(r)).collect();
-    let mut rows: Vec<Row> = Vec::new();
-    let mut index: HashMap<(Section, &str, &str), usize> = HashMap::with_capacity(all.first().map_or(0, Vec::len));
-    let mut slots: Vec<Vec<Option<Slot>>> = Vec::new();
-    let mut sections: Vec<HashSet<Section>> = vec![HashSet::new(); runs.len()];
-    let mut keys: Vec<HashSet<(Section, &str)>> = vec![HashSet::new(); runs.len()];
+    let cap = all.first().map_or(0, Vec::len);
+    let mut rows: Vec<Row> = Vec::with_capacity(cap);
+    // Per row: its key's number (keys numbered in order of first appearance) and one slot per run.
+    let mut row_key: Vec<usize> = Vec::with_capacity(cap);
+    let mut slots: Vec<Option<Slot>> = Vec::with_capacity(cap * runs.len());
+    // Fx hashing: the keys are the bundle's own names, hashed tens of thousands of times per
+    // switch; SipHash's protection against chosen collisions is not worth its cost here.
+    let mut index: FxHashMap<(Section, &str, &str), usize> = FxHashMap::default();
+    index.reserve(cap);
+    let mut key_index: FxHashMap<(Section, &str), usize> = FxHashMap::default();
+    // Per key, which runs have it; per run, which sections it has.
+    let mut key_runs: Vec<Vec<bool>> = Vec::new();
+    let mut sections = vec![[false; Section::ALL.len()]; runs.len()];
     for (ri, run_facts) in all.iter().enumerate() {
         for f in run_facts {
-            sections[ri].insert(f.section);
-            keys[ri].insert((f.section, &f.key));
+            sections[ri][f.section as usize] = true;
+            let k = *key_index.entry((f.section, &f.key)).or_insert_with(|| {
+                key_runs.push(vec![false; runs.len()]);
+                key_runs.len() - 1
+            });
+            key_runs[k][ri] = true;
             if only.is_some_and(|(s, k, m)| (s, k, m) != (f.section, &*f.key, &*f.metric)) {
                 continue;
             }
@@ -155,14 +167,15 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
                     spec: f.spec,
                     cells: Vec::new(),
                 });
-                slots.push(vec![None; runs.len()]);
+                row_key.push(k);
+                slots.extend(std::iter::repeat_n(None, runs.len()));
                 rows.len() - 1
             });
             // The first occurrence wins (the loader warns about duplicates).
-            slots[i][ri].get_or_insert(Slot { value: f.value, unit: f.unit, samples: f.samples, seconds: f.seconds });
+            slots[i * runs.len() + ri].get_or_insert(Slot { value: f.value, unit: f.unit, samples: f.samples, seconds: f.seconds });
         }
     }
-    for (row, slot) in rows.iter_mut().zip(&slots) {
+    for ((row, slot), k) in rows.iter_mut().zip(slots.chunks(runs.len().max(1))).zip(&row_key) {
         let side = |ri: usize| {
             let s = slot[ri];
             Side {
@@ -171,8 +184,8 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
                 samples: s.and_then(|s| s.samples),
                 seconds: s.and_then(|s| s.seconds),
                 status: runs[ri].status,
-                has_key: keys[ri].contains(&(row.section, row.key.as_str())),
-                has_section: sections[ri].contains(&row.section),
+                has_key: key_runs[*k][ri],
+                has_section: sections[ri][row.section as usize],
             }
         };
         let base = side(0);
@@ -186,19 +199,10 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
             })
             .collect();
     }
-    drop(keys);
     // Sections in order, then by key in order of first appearance (a key's metrics stay together
     // even when a later run adds metrics the baseline lacks); stable inside a key.
-    let mut key_order: HashMap<(Section, &str), usize> = HashMap::new();
-    let order: Vec<(Section, usize)> = rows
-        .iter()
-        .map(|r| {
-            let n = key_order.len();
-            (r.section, *key_order.entry((r.section, &r.key)).or_insert(n))
-        })
-        .collect();
     let mut idx: Vec<usize> = (0..rows.len()).collect();
-    crate::order::sort_by_key(&mut idx, |i| order.get(*i).copied());
+    crate::order::sort_by_key(&mut idx, |i| (rows[*i].section, row_key[*i]));
     let mut slots: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
     idx.into_iter().filter_map(|i| slots[i].take()).collect()
 }

@@ -4,7 +4,6 @@ use super::{Cell, Column, Content, DeltaText, Judged, Row, SortKey, Table};
 use crate::analysis::{self, points_decimals, Change, ConfigRow, Verdict};
 use crate::bundle::{Run, RunStatus, Unit};
 use crate::model::{Measure, Section, Spec, Workspace};
-use std::collections::HashMap;
 
 /// The delta note of a judged cell: its change as shown, or a word where a number would mislead
 /// (a failed run's "−91 %").
@@ -281,34 +280,47 @@ pub const LATENCY_COLUMNS: [(&str, &str); 10] = [
 
 /// Per transaction, one row per run: the statistics with deltas against the first run.
 pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilter) -> Table {
-    let mut by_key: HashMap<&str, HashMap<&str, &analysis::Row>> = HashMap::new();
-    let mut order: Vec<&str> = Vec::new();
-    for r in rows.iter().filter(|r| r.section == Section::Transaction) {
-        let e = by_key.entry(&r.key).or_insert_with(|| {
-            order.push(&r.key);
-            HashMap::new()
-        });
-        e.insert(&r.metric, r);
+    // A key's rows are contiguous in a comparison (`analysis::compare` groups them); a key that
+    // comes back later (rows built by hand) joins its first group.
+    let tx: Vec<&analysis::Row> = rows.iter().filter(|r| r.section == Section::Transaction).collect();
+    let mut groups: Vec<(&str, Vec<&analysis::Row>)> = Vec::new();
+    let mut at: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for r in &tx {
+        match groups.last_mut() {
+            Some((k, g)) if *k == r.key.as_str() => g.push(r),
+            _ => {
+                let i = *at.entry(&r.key).or_insert_with(|| {
+                    groups.push((&r.key, Vec::new()));
+                    groups.len() - 1
+                });
+                groups[i].1.push(r);
+            }
+        }
     }
     // Runs with no latency at all get no rows (a row of dashes per transaction says nothing).
-    let has_data: Vec<bool> = (0..labels.len())
-        .map(|ri| rows.iter().any(|r| r.section == Section::Transaction && r.cells.get(ri).is_some_and(|c| c.value.is_some())))
-        .collect();
+    let has_data: Vec<bool> = (0..labels.len()).map(|ri| tx.iter().any(|r| r.cells.get(ri).is_some_and(|c| c.value.is_some()))).collect();
     let text = filter.text.to_lowercase();
+    let label_cells: Vec<Cell> = labels.iter().map(Cell::text).collect();
     let mut out = Vec::new();
-    for (g, key) in order.iter().enumerate() {
+    for (g, (key, metrics)) in groups.iter().enumerate() {
         if !text.is_empty() && !key.to_lowercase().contains(&text) {
             continue;
         }
-        let metrics = &by_key[key];
-        if filter.regressions_only && !metrics.values().any(|r| r.has_regression()) {
+        if filter.regressions_only && !metrics.iter().any(|r| r.has_regression()) {
             continue;
         }
-        for (ri, label) in labels.iter().enumerate().filter(|(ri, _)| has_data[*ri]) {
-            let mut cells = vec![Cell::text(*key), Cell::text(label)];
+        // The first row of a metric wins, as in a comparison.
+        let by_column: Vec<Option<&analysis::Row>> =
+            LATENCY_COLUMNS.iter().map(|(m, _)| metrics.iter().find(|r| r.metric == *m).copied()).collect();
+        let rank = metrics.iter().filter_map(|r| change_rank(r)).fold(None, |m, x| Some(m.map_or(x, |m: f64| m.max(x))));
+        let key_cell = Cell::text(*key);
+        for ri in (0..labels.len()).filter(|ri| has_data[*ri]) {
+            let mut cells = Vec::with_capacity(2 + LATENCY_COLUMNS.len());
+            cells.push(key_cell.clone());
+            cells.push(label_cells[ri].clone());
             let mut regressed = false;
-            for (m, _) in LATENCY_COLUMNS {
-                match metrics.get(m) {
+            for r in &by_column {
+                match r {
                     Some(r) if ri < r.cells.len() => {
                         let c = &r.cells[ri];
                         regressed |= c.is_regression();
@@ -324,7 +336,7 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
             }
             let mut row = Row::new(cells, g);
             row.highlight = regressed;
-            row.rank = metrics.values().filter_map(|r| change_rank(r)).fold(None, |m, x| Some(m.map_or(x, |m: f64| m.max(x))));
+            row.rank = rank;
             out.push(row);
         }
     }
