@@ -83,7 +83,7 @@ pub fn intervals(runs: &[&Run]) -> Intervals {
 fn intervals_of(runs: &[&Run], only: Option<&str>) -> Intervals {
     let Some(base) = runs.first() else { return Intervals::default() };
     let base_h = histograms(base);
-    let boot = noise::Bootstrap::new(noise::SEED);
+    let boot = noise::Bootstrap::shared();
     let per_run = runs
         .iter()
         .enumerate()
