@@ -216,20 +216,25 @@ impl Table {
                 _ => groups.push(vec![r]),
             }
         }
+        // One key per group, computed once (not twice per comparison: a text key is a string).
+        fn of<'r>(r: &&'r Row, col: usize) -> &'r SortKey {
+            const NONE: &SortKey = &SortKey::None;
+            r.cells.get(col).map_or(NONE, |c| &c.sort)
+        }
         let key = |g: &Vec<&Row>| {
             if col == BY_CHANGE {
                 let rank = g.iter().filter_map(|r| r.rank).fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
                 return rank.map_or(SortKey::None, SortKey::Num);
             }
-            let of = |r: &&Row| r.cells.get(col).map(|c| c.sort.clone()).unwrap_or(SortKey::None);
-            g.iter().find(|r| r.primary).map(of).filter(|k| *k != SortKey::None)
-                .or_else(|| g.iter().map(of).find(|k| *k != SortKey::None))
+            g.iter().find(|r| r.primary).map(|r| of(r, col)).filter(|k| **k != SortKey::None)
+                .or_else(|| g.iter().map(|r| of(r, col)).find(|k| **k != SortKey::None))
+                .cloned()
                 .unwrap_or(SortKey::None)
         };
-        crate::order::sort_by(&mut groups, |a, b| {
+        let mut keyed: Vec<(SortKey, Vec<&Row>)> = groups.into_iter().map(|g| (key(&g), g)).collect();
+        crate::order::sort_by(&mut keyed, |(ka, _), (kb, _)| {
             use std::cmp::Ordering::*;
-            let (ka, kb) = (key(a), key(b));
-            let ord = match (&ka, &kb) {
+            let ord = match (ka, kb) {
                 (SortKey::Num(x), SortKey::Num(y)) => x.total_cmp(y),
                 (SortKey::Text(x), SortKey::Text(y)) => x.cmp(y),
                 (SortKey::None, SortKey::None) => Equal,
@@ -241,7 +246,7 @@ impl Table {
             };
             if descending { ord.reverse() } else { ord }
         });
-        groups.into_iter().flatten().collect()
+        keyed.into_iter().flat_map(|(_, g)| g).collect()
     }
 }
 
