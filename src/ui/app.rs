@@ -19,7 +19,7 @@ pub fn App() -> impl IntoView {
         state.notify(super::state::NoticeKind::Info, n, vec![]);
     }
     // Outside-world sync: the address bar follows the state, the root element the theme.
-    Effect::new(move |_| browser::replace_query(&state.url.with(|u| u.to_query())));
+    Effect::new(move |_| browser::replace_query_soon(state.url.with(|u| u.to_query())));
     Effect::new(move |_| browser::set_root_theme(state.dark.get()));
     if let Ok(Some(mql)) = browser::window().match_media("(prefers-color-scheme: dark)") {
         let m2 = mql.clone();

@@ -29,6 +29,76 @@ pub fn location_hash() -> String {
     window().location().hash().unwrap_or_default()
 }
 
+/// Resolves once the browser has painted the next frame (a frame callback, then a task), or after
+/// 50 ms when no frame comes (a hidden tab): work that can wait, such as redrawing a chart, then
+/// leaves the frame that shows a change to what changed first.
+pub async fn after_paint() {
+    use wasm_bindgen::closure::Closure;
+    let promise = js_sys::Promise::new(&mut |resolve: js_sys::Function, _| {
+        let w = window();
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50);
+        let then = Closure::once_into_js(move || {
+            let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        });
+        let _ = w.request_animation_frame(then.unchecked_ref());
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Lets the browser run what is waiting (input, rendering) before going on: a message to
+/// ourselves, which unlike a zero timeout is never clamped to 4 ms when repeated.
+pub async fn yield_now() {
+    use wasm_bindgen::closure::Closure;
+    thread_local! {
+        // One channel for every yield; each message resolves the oldest waiting promise.
+        static CHANNEL: Option<(web_sys::MessageChannel, std::rc::Rc<std::cell::RefCell<std::collections::VecDeque<js_sys::Function>>>)> = {
+            let waiting: std::rc::Rc<std::cell::RefCell<std::collections::VecDeque<js_sys::Function>>> = Default::default();
+            web_sys::MessageChannel::new().ok().map(|ch| {
+                let w = waiting.clone();
+                let on = Closure::<dyn Fn()>::new(move || {
+                    if let Some(f) = w.borrow_mut().pop_front() {
+                        let _ = f.call0(&JsValue::NULL);
+                    }
+                });
+                ch.port1().set_onmessage(Some(on.as_ref().unchecked_ref()));
+                on.forget();
+                (ch, waiting)
+            })
+        };
+    }
+    let promise = js_sys::Promise::new(&mut |resolve: js_sys::Function, _| {
+        let posted = CHANNEL.with(|c| match c {
+            Some((ch, waiting)) => {
+                waiting.borrow_mut().push_back(resolve.clone());
+                ch.port2().post_message(&JsValue::NULL).is_ok()
+            }
+            None => false,
+        });
+        if !posted {
+            let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Replaces the query in the address bar, after the next task (a change's frame is not held up by
+/// it; several changes in one task write once), without reloading (the fragment stays: a shared
+/// link's data lives there).
+pub fn replace_query_soon(query: String) {
+    thread_local! {
+        static PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    }
+    let first = PENDING.with(|p| p.borrow_mut().replace(query).is_none());
+    if first {
+        gloo::timers::callback::Timeout::new(0, || {
+            if let Some(q) = PENDING.with(|p| p.borrow_mut().take()) {
+                replace_query(&q);
+            }
+        })
+        .forget();
+    }
+}
+
 /// Replaces the query in the address bar without reloading (the fragment stays: a shared link's
 /// data lives there).
 pub fn replace_query(query: &str) {

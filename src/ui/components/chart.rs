@@ -190,10 +190,20 @@ where
     let id = format!("chart-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
     let error = RwSignal::new(None::<String>);
     let div_id = id.clone();
+    let drawn = std::rc::Rc::new(std::cell::Cell::new(0u64));
     Effect::new(move |_| {
+        let drawn = drawn.clone();
         let fig = figure();
         let id = div_id.clone();
+        let this = drawn.get() + 1;
+        drawn.set(this);
         spawn_local(async move {
+            // The chart follows the frame that shows the rest of the change (a table updates
+            // without waiting for Plotly); a newer figure supersedes this one.
+            crate::ui::browser::after_paint().await;
+            if drawn.get() != this {
+                return;
+            }
             match ensure_plotly().await {
                 Ok(()) => draw(&id, &fig).await,
                 Err(e) => error.set(Some(e)),
