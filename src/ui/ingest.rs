@@ -7,12 +7,14 @@
 //! index}`, `{type:"part", job, index, data}`; worker → page `{type:"ready", build}`,
 //! `{type:"progress", job, bytes, records}`, `{type:"plan", job, data, ranges}` (a large JMeter CSV
 //! is split: the page hands ranges 1.. to other workers), `{type:"part", job, index, data}`,
-//! `{type:"done", job, data}` (MessagePack, `crate::wire::Done`), `{type:"error", job, message}`.
+//! `{type:"done", job, data, runs}` (MessagePack: `data` the answer without its runs, `runs` one
+//! array per run, `crate::wire::Pieces`; read one run at a time, yielding between, so a big bundle
+//! never holds the page in one long task), `{type:"error", job, message}`.
 //!
 //! Workers start through a module shim whose URLs carry the build id, because Trunk does not hash
 //! worker file names: a cached worker of an older deploy is never paired with a newer page.
 
-use crate::wire::{decode_done, Done};
+use crate::wire::{decode_head, decode_run, Done};
 use crate::worker::{msg, BUILD};
 use js_sys::{Array, Reflect, Uint8Array};
 use std::cell::RefCell;
@@ -296,16 +298,45 @@ fn on_message(index: usize, data: JsValue) {
                 let timing = msg(&[("ms", get(&data, "ms")), ("readMs", get(&data, "read_ms"))]);
                 let _ = Reflect::set(&window, &"runlensIngest".into(), &timing);
             }
-            let bytes = get(&data, "data").dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
-            let result = decode_done(&bytes).map(|done| {
-                let kept = kept_blob(&done);
-                (done, kept)
+            let head = get(&data, "data").dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
+            let runs: Vec<Uint8Array> = get(&data, "runs").dyn_into::<Array>().map(|a| a.iter().filter_map(|r| r.dyn_into().ok()).collect()).unwrap_or_default();
+            leptos::task::spawn_local(async move {
+                if let Some(result) = read_done(job, &head, runs).await {
+                    finish(job, result.map(|done| {
+                        let kept = kept_blob(&done);
+                        (done, kept)
+                    }));
+                }
             });
-            finish(job, result);
         }
         Some("error") => finish(job, Err(get(&data, "message").as_string().unwrap_or_else(|| "the import failed".into()))),
         _ => {}
     }
+}
+
+/// Reads a finished job's answer run by run, yielding to the browser whenever a stretch of work
+/// has taken `SLICE_MS`; None when the job was cancelled meanwhile.
+async fn read_done(job: u32, head: &[u8], runs: Vec<Uint8Array>) -> Option<Result<Done, String>> {
+    const SLICE_MS: f64 = 30.0;
+    let mut done = match decode_head(head) {
+        Ok(d) => d,
+        Err(e) => return Some(Err(e)),
+    };
+    let mut since = now();
+    for (i, r) in runs.into_iter().enumerate() {
+        if now() - since > SLICE_MS {
+            super::browser::yield_now().await;
+            if POOL.with(|p| p.borrow().current.as_ref().map(|j| j.id)) != Some(job) {
+                return None;
+            }
+            since = now();
+        }
+        match decode_run(&r.to_vec(), i) {
+            Ok(run) => done.bundle.runs.push(run),
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    Some(Ok(done))
 }
 
 /// What to remember of a finished job: a bundle file as it was given.

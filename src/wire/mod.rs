@@ -3,7 +3,9 @@
 //! binary is several times cheaper than parsing the JSON again, and the page never links a JSON
 //! bundle parser).
 
-use crate::bundle::{Bundle, Warning};
+mod transactions;
+
+use crate::bundle::{Bundle, Run, Warning};
 use crate::import::Imported;
 use serde::{Deserialize, Serialize};
 
@@ -25,28 +27,80 @@ impl Done {
     }
 }
 
-pub fn encode_done(imp: &Imported) -> Vec<u8> {
+/// A finished import in pieces: the answer without its runs (`head`), then each run on its own,
+/// so the page reads a big bundle run by run in short tasks instead of one long one. A run is a
+/// `u32` length, the run without its transactions in MessagePack, then its transactions in the
+/// flat binary of `transactions` (most of a big bundle, read with no second parse).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Pieces {
+    pub head: Vec<u8>,
+    pub runs: Vec<Vec<u8>>,
+}
+
+pub fn encode_done(mut imp: Imported) -> Pieces {
+    let runs = std::mem::take(&mut imp.bundle.runs);
     let done = Done {
         format: imp.format.slug().into(),
         format_title: imp.format.title().into(),
-        bundle: imp.bundle.clone(),
+        bundle: imp.bundle,
         warnings: imp.warnings.iter().map(|w| (w.path.clone(), w.message.clone())).collect(),
         records: imp.records,
     };
-    rmp_serde::to_vec_named(&done).unwrap_or_default()
+    Pieces {
+        head: rmp_serde::to_vec_named(&done).unwrap_or_default(),
+        runs: runs.into_iter().map(encode_run).collect(),
+    }
 }
 
-/// Reads the worker's answer on the page in two steps: MessagePack into a `serde_json::Value`
-/// (one instance of rmp-serde's decoder), then the bundle types from that tree. serde's derived
-/// code for each bundle type is then compiled against `Value`'s small, type-directed deserializer
-/// only, instead of once per type with rmp-serde's decoder inlined (345 KB of the page's 1.6 MB of
-/// wasm) or once per visitor behind erased-serde's 30-method vtables (139 KB more than this;
-/// docs/size.md). The tree is the bundle's JSON data model, which is what a bundle is: a
-/// non-finite number (which no bundle file can hold either) reads as a missing value, or fails
-/// with a message where a number is required.
-pub fn decode_done(bytes: &[u8]) -> Result<Done, String> {
-    let value: serde_json::Value = rmp_serde::from_slice(bytes).map_err(|e| format!("the ingest worker's answer could not be read ({e})"))?;
-    Done::deserialize(value).map_err(|e| format!("the ingest worker's answer could not be read ({e})"))
+fn encode_run(mut run: Run) -> Vec<u8> {
+    let txs = std::mem::take(&mut run.transactions);
+    let head = rmp_serde::to_vec_named(&run).unwrap_or_default();
+    let mut out = Vec::with_capacity(4 + head.len() + txs.len() * 128);
+    out.extend_from_slice(&u32::try_from(head.len()).unwrap_or(u32::MAX).to_le_bytes());
+    out.extend_from_slice(&head);
+    transactions::encode(&txs, &mut out);
+    out
+}
+
+fn unreadable(e: impl std::fmt::Display) -> String {
+    format!("the ingest worker's answer could not be read ({e})")
+}
+
+/// Reads a piece of the worker's answer on the page in two steps: MessagePack into a
+/// `serde_json::Value` (one instance of rmp-serde's decoder), then the bundle types from that
+/// tree. serde's derived code for each bundle type is then compiled against `Value`'s small,
+/// type-directed deserializer only, instead of once per type with rmp-serde's decoder inlined
+/// (345 KB of the page's 1.6 MB of wasm) or once per visitor behind erased-serde's 30-method
+/// vtables (139 KB more than this; docs/size.md). The tree is the bundle's JSON data model, which
+/// is what a bundle is: a non-finite number (which no bundle file can hold either) reads as a
+/// missing value, or fails with a message where a number is required.
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    let value: serde_json::Value = rmp_serde::from_slice(bytes).map_err(unreadable)?;
+    T::deserialize(value).map_err(unreadable)
+}
+
+/// The answer without its runs.
+pub fn decode_head(bytes: &[u8]) -> Result<Done, String> {
+    decode(bytes)
+}
+
+/// One run of the answer; `i` is its place in the bundle (for the message).
+pub fn decode_run(bytes: &[u8], i: usize) -> Result<Run, String> {
+    let at = |e: String| format!("{e} at runs[{i}]");
+    let len = bytes.get(..4).and_then(|b| <[u8; 4]>::try_from(b).ok()).map(u32::from_le_bytes).ok_or_else(|| at(unreadable("it ends early")))? as usize;
+    let head = bytes.get(4..4usize.saturating_add(len)).ok_or_else(|| at(unreadable("it ends early")))?;
+    let mut run: Run = decode(head).map_err(at)?;
+    run.transactions = transactions::decode(&bytes[4 + len..]).map_err(|e| at(unreadable(e)))?;
+    Ok(run)
+}
+
+/// The whole answer at once (the page reads it piece by piece, `ui::ingest`).
+pub fn decode_done(pieces: &Pieces) -> Result<Done, String> {
+    let mut done = decode_head(&pieces.head)?;
+    for (i, r) in pieces.runs.iter().enumerate() {
+        done.bundle.runs.push(decode_run(r, i)?);
+    }
+    Ok(done)
 }
 
 #[cfg(test)]
@@ -63,7 +117,9 @@ mod tests {
                 continue;
             }
             let imp = crate::import::import_bytes(&p.to_string_lossy(), &std::fs::read(&p).unwrap()).unwrap();
-            let done = decode_done(&encode_done(&imp)).unwrap();
+            let pieces = encode_done(imp.clone());
+            assert_eq!(pieces.runs.len(), imp.bundle.runs.len(), "one piece per run");
+            let done = decode_done(&pieces).unwrap();
             assert_eq!(done.bundle, imp.bundle);
             assert_eq!(done.format, "bundle");
             n += 1;
@@ -81,10 +137,10 @@ mod tests {
         let mut imp = crate::import::import_bytes(&p.to_string_lossy(), &std::fs::read(&p).unwrap()).unwrap();
         let run = &mut imp.bundle.runs[0];
         run.duration_s = Some(f64::NAN);
-        let done = decode_done(&encode_done(&imp)).unwrap();
+        let done = decode_done(&encode_done(imp.clone())).unwrap();
         assert_eq!(done.bundle.runs[0].duration_s, None);
         imp.bundle.runs[0].kpis.push(crate::bundle::Kpi { name: "x".into(), value: f64::INFINITY, ..Default::default() });
-        let err = decode_done(&encode_done(&imp)).unwrap_err();
-        assert!(err.contains("could not be read"), "{err}");
+        let err = decode_done(&encode_done(imp)).unwrap_err();
+        assert!(err.contains("could not be read") && err.ends_with("at runs[0]"), "{err}");
     }
 }

@@ -48,13 +48,35 @@ fn post(o: &Object) {
     let _ = scope().post_message(o);
 }
 
-/// Posts bytes, transferring their buffer (no copy on the page's side).
-fn post_bytes(kind: &str, job: u32, extra: &[(&str, JsValue)], bytes: &[u8]) {
+fn bytes_to_js(bytes: &[u8]) -> Uint8Array {
     let arr = Uint8Array::new_with_length(bytes.len() as u32);
     arr.copy_from(bytes);
+    arr
+}
+
+/// Posts bytes, transferring their buffer (no copy on the page's side).
+fn post_bytes(kind: &str, job: u32, extra: &[(&str, JsValue)], bytes: &[u8]) {
+    let arr = bytes_to_js(bytes);
     let mut pairs = vec![("type", kind.into()), ("job", job.into()), ("data", arr.clone().into())];
     pairs.extend(extra.iter().cloned());
     let transfer = js_sys::Array::of1(&arr.buffer());
+    let _ = scope().post_message_with_transfer(&msg(&pairs), &transfer);
+}
+
+/// Posts a finished import: its head as `data`, its runs as `runs` (one array each, all
+/// transferred), so the page reads them one by one (`wire::Pieces`).
+fn post_done(job: u32, imp: import::Imported, extra: &[(&str, JsValue)]) {
+    let pieces = crate::wire::encode_done(imp);
+    let head = bytes_to_js(&pieces.head);
+    let runs = js_sys::Array::new();
+    let transfer = js_sys::Array::of1(&head.buffer());
+    for r in &pieces.runs {
+        let arr = bytes_to_js(r);
+        transfer.push(&arr.buffer());
+        runs.push(&arr);
+    }
+    let mut pairs = vec![("type", "done".into()), ("job", job.into()), ("data", head.into()), ("runs", runs.into())];
+    pairs.extend(extra.iter().cloned());
     let _ = scope().post_message_with_transfer(&msg(&pairs), &transfer);
 }
 
@@ -139,15 +161,10 @@ fn import_blob(job: u32, name: &str, blob: Blob, workers: usize) {
             // Timings of a one-worker import, for the ingest benchmark: all of it, and the part
             // spent reading the file.
             let timing = [("ms", (js_sys::Date::now() - t0).into()), ("read_ms", blob_source::READ_MS.with(|r| r.get()).into())];
-            post_bytes("done", job, &timing, &crate::wire::encode_done(&imp))
+            post_done(job, imp, &timing)
         }
         Err(e) => post_error(job, &e.to_string()),
     }
-}
-
-/// Posts a finished import.
-fn post_done(job: u32, imp: &import::Imported) {
-    post_bytes("done", job, &[], &crate::wire::encode_done(imp));
 }
 
 fn src_size(src: &BlobSource) -> u64 {
@@ -232,7 +249,7 @@ fn try_finish(job: u32) {
     let results = p.parts.into_iter().flatten().collect();
     let settled = parallel::settle(&p.name, &src, &p.plan, results);
     match settled.and_then(|parts| parallel::finish(&p.name, &src, &p.plan, parts)) {
-        Ok(imp) => post_done(job, &imp),
+        Ok(imp) => post_done(job, imp, &[]),
         Err(e) => post_error(job, &e.to_string()),
     }
 }
