@@ -133,6 +133,27 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
     let cleaned = super::nonfinite::replace_nonfinite(text, &mut warnings);
     let text = cleaned.as_deref().unwrap_or(text);
 
+    // Fast path: one typed pass that records unknown fields. The header scan and the path to an
+    // error (serde_path_to_error tracks it at every value, a third of the time) are only needed
+    // to explain a failure, so a bundle that loads never pays for them.
+    let mut fast_ignored = Warnings::default();
+    let fast = {
+        let mut json = serde_json::Deserializer::from_str(text);
+        let mut on_ignored = |p: serde_ignored::Path<'_>| {
+            if fast_ignored.full() {
+                fast_ignored.count_dropped();
+            } else {
+                fast_ignored.push(json_path(&p), "unknown field, ignored");
+            }
+        };
+        Bundle::deserialize(serde_ignored::Deserializer::new(&mut json, &mut on_ignored)).and_then(|b| json.end().map(|()| b))
+    };
+    // (serde reads a struct from an array too: a bundle is an object, which the header scan checks.)
+    let object = text.trim_start().starts_with('{');
+    if let Some(bundle) = fast.ok().filter(|b| object && b.format == FORMAT_NAME && b.version == FORMAT_VERSION) {
+        return finish(source, bundle, warnings, fast_ignored);
+    }
+
     let header: Header = serde_json::from_str(text).map_err(|e| {
         let (kind, msg) = if e.is_data() {
             (LoadErrorKind::NotABundle, "expected a JSON object with \"format\": \"runlens-bundle\"".to_string())
@@ -180,16 +201,29 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
         let message = if inner.is_syntax() || inner.is_eof() { syntax_message(&inner) } else { strip_position(&inner) };
         err(LoadErrorKind::Schema, Some(path), Some(inner.line()), Some(inner.column()), message)
     })?;
+    finish(source, bundle, warnings, ignored)
+}
+
+/// Limits and validation of a parsed bundle, with the unknown fields' warnings.
+fn finish(source: &str, bundle: Bundle, mut warnings: Warnings, ignored: Warnings) -> Result<Loaded, LoadError> {
+    let err = |kind, path: Option<String>, message: String| LoadError {
+        kind,
+        source: source.to_string(),
+        path,
+        line: None,
+        column: None,
+        message,
+    };
     for w in ignored.finish() {
         warnings.push(w.path, w.message);
     }
     if bundle.runs.len() > MAX_RUNS {
-        return Err(err(LoadErrorKind::TooLarge, Some("runs".into()), None, None, format!(
+        return Err(err(LoadErrorKind::TooLarge, Some("runs".into()), format!(
             "the bundle has {} runs; runlens shows at most {} at once",
             crate::format::number(bundle.runs.len() as f64), crate::format::number(MAX_RUNS as f64))));
     }
     super::validate::validate(&bundle, &mut warnings)
-        .map_err(|(path, message)| err(LoadErrorKind::Invalid, Some(path), None, None, message))?;
+        .map_err(|(path, message)| err(LoadErrorKind::Invalid, Some(path), message))?;
     Ok(Loaded { bundle, warnings: warnings.finish() })
 }
 
