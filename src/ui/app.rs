@@ -94,6 +94,9 @@ fn Busy() -> impl IntoView {
     let text = move || {
         let Some(p) = state.progress.get() else { return "Loading…".to_string() };
         let secs = ((web_sys::window().and_then(|w| w.performance()).map_or(0.0, |x| x.now()) - p.started_ms) / 1000.0).max(0.001);
+        if let Some((i, n)) = p.opening {
+            return format!("Opening {}… {} of {} runs read", p.name, crate::format::thousands(i as f64, 0), crate::format::thousands(n as f64, 0));
+        }
         let mut parts = vec![match p.total {
             Some(total) if total > 0 => format!(
                 "Reading {}… {}% ({} of {})",
@@ -117,7 +120,10 @@ fn Busy() -> impl IntoView {
         <div class="busy" role="status">
             <span class="spinner"></span>
             <span class="busy-text">{text}</span>
-            {move || state.progress.get().and_then(|p| p.total.filter(|t| *t > 0).map(|t| (p.bytes.min(t), t))).map(|(done, total)| {
+            {move || state.progress.get().and_then(|p| match p.opening {
+                Some((i, n)) => Some((i as u64, n as u64)),
+                None => p.total.filter(|t| *t > 0).map(|t| (p.bytes.min(t), t)),
+            }).map(|(done, total)| {
                 view! { <progress max=total.to_string() value=done.to_string()></progress> }
             })}
             <Show when=move || state.progress.with(Option::is_some)>

@@ -41,6 +41,8 @@ pub struct Progress {
     pub records: u64,
     /// `performance.now()` when the job started.
     pub started_ms: f64,
+    /// Runs of the finished answer read so far, of how many (a big bundle opens run by run).
+    pub opening: Option<(usize, usize)>,
 }
 
 pub type OnProgress = Rc<dyn Fn(Option<Progress>)>;
@@ -60,6 +62,7 @@ struct Job {
     records: u64,
     started_ms: f64,
     slots: Vec<usize>,
+    opening: Option<(usize, usize)>,
 }
 
 struct Slot {
@@ -182,7 +185,7 @@ pub fn submit(name: String, input: Input, keep: bool, on_done: OnDone) {
         let mut p = p.borrow_mut();
         p.next_id += 1;
         let id = p.next_id;
-        p.queue.push_back(Job { id, name, input, keep, total, on_done: Some(on_done), bytes: Vec::new(), records: 0, started_ms: 0.0, slots: vec![0] });
+        p.queue.push_back(Job { id, name, input, keep, total, on_done: Some(on_done), bytes: Vec::new(), records: 0, started_ms: 0.0, slots: vec![0], opening: None });
     });
     start_next();
 }
@@ -227,6 +230,7 @@ fn report() {
             total: j.total,
             records: j.records,
             started_ms: j.started_ms,
+            opening: j.opening,
         });
         (p.on_progress.clone(), progress)
     });
@@ -323,8 +327,11 @@ async fn read_done(job: u32, head: &[u8], runs: Vec<Uint8Array>) -> Option<Resul
         Err(e) => return Some(Err(e)),
     };
     let mut since = now();
+    let n = runs.len();
     for (i, r) in runs.into_iter().enumerate() {
         if now() - since > SLICE_MS {
+            POOL.with(|p| p.borrow_mut().current.as_mut().filter(|j| j.id == job).map(|j| j.opening = Some((i, n))));
+            report();
             super::browser::yield_now().await;
             if POOL.with(|p| p.borrow().current.as_ref().map(|j| j.id)) != Some(job) {
                 return None;
