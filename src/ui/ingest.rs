@@ -7,8 +7,8 @@
 //! index}`, `{type:"part", job, index, data}`; worker → page `{type:"ready", build}`,
 //! `{type:"progress", job, bytes, records}`, `{type:"plan", job, data, ranges}` (a large JMeter CSV
 //! is split: the page hands ranges 1.. to other workers), `{type:"part", job, index, data}`,
-//! `{type:"done", job, data, runs}` (MessagePack: `data` the answer without its runs, `runs` one
-//! array per run, `crate::wire::Pieces`; read one run at a time, yielding between, so a big bundle
+//! `{type:"done", job, data, runs}` (`data` the answer without its runs, `runs` one array per run,
+//! `crate::wire::Pieces`; read one run at a time, yielding between, so a big bundle
 //! never holds the page in one long task), `{type:"error", job, message}`.
 //!
 //! Workers start through a module shim whose URLs carry the build id, because Trunk does not hash

@@ -1,7 +1,8 @@
 //! What the ingest worker hands the page when a file is done: the bundle, its warnings, the format
-//! and counts, as MessagePack (self-describing, so the bundle's optional fields round-trip; decoding
-//! binary is several times cheaper than parsing the JSON again, and the page never links a JSON
-//! bundle parser).
+//! and counts, in pieces (`Pieces`): the answer without its runs, then each run, its transactions
+//! in the flat binary of `transactions` (the bulk of a big bundle, read in one pass) and the rest
+//! as JSON text, which the page reads through a `serde_json::Value` with the JSON parser it links
+//! anyway (remembered files) rather than a second decoder (`docs/size.md`).
 
 mod transactions;
 
@@ -29,8 +30,8 @@ impl Done {
 
 /// A finished import in pieces: the answer without its runs (`head`), then each run on its own,
 /// so the page reads a big bundle run by run in short tasks instead of one long one. A run is a
-/// `u32` length, the run without its transactions in MessagePack, then its transactions in the
-/// flat binary of `transactions` (most of a big bundle, read with no second parse).
+/// `u32` length, the run without its transactions as JSON, then its transactions in the flat
+/// binary of `transactions` (most of a big bundle, read with no second parse).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Pieces {
     pub head: Vec<u8>,
@@ -47,14 +48,14 @@ pub fn encode_done(mut imp: Imported) -> Pieces {
         records: imp.records,
     };
     Pieces {
-        head: rmp_serde::to_vec_named(&done).unwrap_or_default(),
+        head: serde_json::to_vec(&done).unwrap_or_default(),
         runs: runs.into_iter().map(encode_run).collect(),
     }
 }
 
 fn encode_run(mut run: Run) -> Vec<u8> {
     let txs = std::mem::take(&mut run.transactions);
-    let head = rmp_serde::to_vec_named(&run).unwrap_or_default();
+    let head = serde_json::to_vec(&run).unwrap_or_default();
     let mut out = Vec::with_capacity(4 + head.len() + txs.len() * 128);
     out.extend_from_slice(&u32::try_from(head.len()).unwrap_or(u32::MAX).to_le_bytes());
     out.extend_from_slice(&head);
@@ -66,16 +67,17 @@ fn unreadable(e: impl std::fmt::Display) -> String {
     format!("the ingest worker's answer could not be read ({e})")
 }
 
-/// Reads a piece of the worker's answer on the page in two steps: MessagePack into a
-/// `serde_json::Value` (one instance of rmp-serde's decoder), then the bundle types from that
-/// tree. serde's derived code for each bundle type is then compiled against `Value`'s small,
-/// type-directed deserializer only, instead of once per type with rmp-serde's decoder inlined
-/// (345 KB of the page's 1.6 MB of wasm) or once per visitor behind erased-serde's 30-method
-/// vtables (139 KB more than this; docs/size.md). The tree is the bundle's JSON data model, which
-/// is what a bundle is: a non-finite number (which no bundle file can hold either) reads as a
-/// missing value, or fails with a message where a number is required.
+/// Reads a piece of the worker's answer on the page in two steps: JSON text into a
+/// `serde_json::Value`, then the bundle types from that tree. serde's derived code for each bundle
+/// type is then compiled against `Value`'s small, type-directed deserializer only, instead of once
+/// per type with a decoder inlined (345 KB of the page's 1.6 MB of wasm for MessagePack) or once per
+/// visitor behind erased-serde's 30-method vtables (docs/size.md). The tree is the bundle's JSON
+/// data model, which is what a bundle is: a non-finite number (which no bundle file can hold
+/// either; the worker writes it as `null`) reads as a missing value, or fails with a message where
+/// a number is required.
 fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
-    let value: serde_json::Value = rmp_serde::from_slice(bytes).map_err(unreadable)?;
+    let text = std::str::from_utf8(bytes).map_err(unreadable)?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(unreadable)?;
     T::deserialize(value).map_err(unreadable)
 }
 
