@@ -161,4 +161,16 @@ proptest! {
         // And what was saved is what was generated.
         prop_assert_eq!(&saved, &b);
     }
+
+    /// What the ingest worker hands the page (a head, then each run with its transactions in a
+    /// flat binary) reads back as the bundle it was made from, every field and absence alike.
+    #[test]
+    fn the_workers_answer_reads_back_as_the_bundle(b in bundle()) {
+        let imp = runlens::import::Imported { format: runlens::import::Format::Bundle, bundle: b.clone(), warnings: vec![], records: 3 };
+        let pieces = runlens::wire::encode_done(imp);
+        prop_assert_eq!(pieces.runs.len(), b.runs.len());
+        let done = runlens::wire::decode_done(&pieces).unwrap();
+        prop_assert_eq!(&done.bundle, &b);
+        prop_assert_eq!(done.records, 3);
+    }
 }
