@@ -139,13 +139,7 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
     let mut fast_ignored = Warnings::default();
     let fast = {
         let mut json = serde_json::Deserializer::from_str(text);
-        let mut on_ignored = |p: serde_ignored::Path<'_>| {
-            if fast_ignored.full() {
-                fast_ignored.count_dropped();
-            } else {
-                fast_ignored.push(json_path(&p), "unknown field, ignored");
-            }
-        };
+        let mut on_ignored = record_ignored(&mut fast_ignored);
         Bundle::deserialize(serde_ignored::Deserializer::new(&mut json, &mut on_ignored)).and_then(|b| json.end().map(|()| b))
     };
     // (serde reads a struct from an array too: a bundle is an object, which the header scan checks.)
@@ -185,23 +179,30 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
         }
     }
 
-    let mut json = serde_json::Deserializer::from_str(text);
     let mut ignored = Warnings::default();
-    let mut on_ignored = |p: serde_ignored::Path<'_>| {
+    let bundle: Bundle = {
+        let mut json = serde_json::Deserializer::from_str(text);
+        let mut on_ignored = record_ignored(&mut ignored);
+        let typed = serde_ignored::Deserializer::new(&mut json, &mut on_ignored);
+        serde_path_to_error::deserialize(typed).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            let message = if inner.is_syntax() || inner.is_eof() { syntax_message(&inner) } else { strip_position(&inner) };
+            err(LoadErrorKind::Schema, Some(path), Some(inner.line()), Some(inner.column()), message)
+        })?
+    };
+    finish(source, bundle, warnings, ignored)
+}
+
+/// What serde_ignored calls with each unknown field: a warning with its path (capped).
+fn record_ignored(ignored: &mut Warnings) -> impl FnMut(serde_ignored::Path<'_>) + '_ {
+    move |p| {
         if ignored.full() {
             ignored.count_dropped();
         } else {
             ignored.push(json_path(&p), "unknown field, ignored");
         }
-    };
-    let typed = serde_ignored::Deserializer::new(&mut json, &mut on_ignored);
-    let bundle: Bundle = serde_path_to_error::deserialize(typed).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let message = if inner.is_syntax() || inner.is_eof() { syntax_message(&inner) } else { strip_position(&inner) };
-        err(LoadErrorKind::Schema, Some(path), Some(inner.line()), Some(inner.column()), message)
-    })?;
-    finish(source, bundle, warnings, ignored)
+    }
 }
 
 /// Limits and validation of a parsed bundle, with the unknown fields' warnings.

@@ -330,7 +330,11 @@ async fn read_done(job: u32, head: &[u8], runs: Vec<Uint8Array>) -> Option<Resul
     let n = runs.len();
     for (i, r) in runs.into_iter().enumerate() {
         if now() - since > SLICE_MS {
-            POOL.with(|p| p.borrow_mut().current.as_mut().filter(|j| j.id == job).map(|j| j.opening = Some((i, n))));
+            POOL.with(|p| {
+                if let Some(j) = p.borrow_mut().current.as_mut().filter(|j| j.id == job) {
+                    j.opening = Some((i, n));
+                }
+            });
             report();
             super::browser::yield_now().await;
             if POOL.with(|p| p.borrow().current.as_ref().map(|j| j.id)) != Some(job) {
