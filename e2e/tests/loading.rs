@@ -97,6 +97,26 @@ async fn file_input_loads_and_a_reload_reopens_local_files() {
         let path = path.to_str().unwrap();
         c.find(Locator::Css("[data-testid='file-input']")).await.unwrap().send_keys(path).await.unwrap();
         wait_text(&c, ".report h1", "mod-search").await;
+        // The file is written to IndexedDB as it opens; a reload in the same few milliseconds
+        // could come before the write has committed, so the test waits for the record.
+        let stored = "const done = arguments[0];
+            indexedDB.databases().then((dbs) => {
+              if (!dbs.some((d) => d.name === 'runlens:/runlens/')) return done(0);
+              const r = indexedDB.open('runlens:/runlens/');
+              r.onerror = () => done(0);
+              r.onsuccess = () => {
+                const db = r.result;
+                if (!db.objectStoreNames.contains('files')) { db.close(); return done(0); }
+                const n = db.transaction('files').objectStore('files').count();
+                n.onsuccess = () => { db.close(); done(n.result); };
+                n.onerror = () => { db.close(); done(0); };
+              };
+            });";
+        let t0 = Instant::now();
+        while c.execute_async(stored, vec![]).await.unwrap() != json!(1) {
+            assert!(t0.elapsed() < Duration::from_secs(10), "the opened file was not remembered within 10 s");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         c.refresh().await.unwrap();
         wait_text(&c, ".notice", "Reopened 1 file").await;
         wait_text(&c, ".report h1", "mod-search").await;
