@@ -9,11 +9,10 @@
 //! exactly (`finish`), so several workers can share one file.
 
 use super::detect::Head;
-use super::samples::{run_kpis, Aggregator, Sample};
+use super::samples::{run_kpis, Aggregator};
 use super::{civil, names, text, Ctx};
 use crate::bundle::{ErrorEntry, LoadError, LoadErrorKind, Run, RunStatus};
 use rustc_hash::FxHashMap;
-use std::io::Read;
 
 /// Column positions of the fields runlens reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -161,193 +160,6 @@ pub fn detect(h: &Head) -> bool {
     !h.trimmed().starts_with(['{', '[', '<']) && layout(&h.text).is_some()
 }
 
-/// What one byte range of a file adds up to (serializable: workers hand parts to each other).
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
-pub struct Part {
-    pub agg: Aggregator,
-    /// Failed samples by "code/message", as JMeter's dashboard groups errors.
-    pub errors: FxHashMap<String, u64>,
-    /// (line within this part, message).
-    pub warnings: Vec<(u64, String)>,
-    pub records: u64,
-    /// Lines this part consumed (to number the lines of the parts after it).
-    pub lines: u64,
-    /// Absolute offsets of its first record and of the byte after its last.
-    pub start: u64,
-    pub stop: u64,
-    pub times_assumed_utc: bool,
-    pub dropped_warnings: u64,
-}
-
-const MAX_PART_WARNINGS: usize = super::MAX_WARNINGS + 1;
-const MAX_ERROR_KINDS: usize = 200;
-
-fn uint(b: &[u8]) -> Option<u64> {
-    if b.is_empty() || b.len() > 19 {
-        return None;
-    }
-    let mut v = 0u64;
-    for c in b {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        v = v * 10 + u64::from(d);
-    }
-    Some(v)
-}
-
-impl Part {
-    /// A warning at `line`; past the cap only counted.
-    pub fn warn(&mut self, line: u64, msg: impl FnOnce() -> String) {
-        if self.warnings.len() < MAX_PART_WARNINGS {
-            self.warnings.push((line, msg()));
-        } else {
-            self.dropped_warnings += 1;
-        }
-    }
-
-    /// Counts `n` failed samples under "code/message", as JMeter's dashboard groups errors (at
-    /// most `MAX_ERROR_KINDS` kinds; the rest under "other errors").
-    pub fn count_error(&mut self, code: &[u8], message: &[u8], n: u64) {
-        let code = String::from_utf8_lossy(code);
-        let msg = String::from_utf8_lossy(message);
-        let key = match (code.is_empty(), msg.is_empty()) {
-            (true, true) => "(no response code)".to_string(),
-            _ => format!("{code}/{}", msg.chars().take(160).collect::<String>()),
-        };
-        let known = self.errors.contains_key(&key);
-        let key = if known || self.errors.len() < MAX_ERROR_KINDS { key } else { "other errors".to_string() };
-        *self.errors.entry(key).or_insert(0) += n;
-    }
-}
-
-/// Aggregates the records of `input`, which starts at absolute offset `start` at a record
-/// boundary, up to the first record that starts at or after `limit` (absolute; `None`: to the
-/// end). `skip_header` skips the first record (the range that starts the file). `on_records` is
-/// called with the count so far every 65,536 records.
-pub fn aggregate_range(
-    layout: &Layout,
-    input: impl Read,
-    start: u64,
-    limit: Option<u64>,
-    skip_header: bool,
-    on_records: &mut dyn FnMut(u64),
-) -> Result<Part, (u64, String)> {
-    let c = &layout.cols;
-    // Fields a record must have to reach every column the layout reads (a ragged row is skipped);
-    // the splitter need not split a row further than that.
-    let needed = [c.timestamp, c.elapsed, c.label, c.response_code, c.response_message, c.success, c.bytes, c.sent_bytes, c.sample_count, c.error_count]
-        .into_iter()
-        .flatten()
-        .max()
-        .map_or(0, |m| m + 1);
-    let mut rdr = super::csv_fast::Splitter::new(input, layout.delimiter).with_max_fields(needed.max(1));
-    let mut part = Part { start, ..Default::default() };
-    let mut skip = skip_header;
-    let mut first = true;
-    let mut stop: Option<super::csv_fast::Pos> = None;
-    loop {
-        let (rec, pos) = match rdr.next() {
-            Ok(Some(r)) => r,
-            Ok(None) => break,
-            Err(e) => return Err((rdr.position().line, format!("the CSV cannot be read further: {e}"))),
-        };
-        // A record that starts at or after the limit belongs to the next range.
-        if limit.is_some_and(|l| start + pos.byte >= l) {
-            stop = Some(pos);
-            break;
-        }
-        if std::mem::take(&mut first) && start > 0 {
-            part.start = start + pos.byte;
-        }
-        if std::mem::take(&mut skip) {
-            continue;
-        }
-        let line = pos.line;
-        if rec.len() < needed {
-            let n = rec.len();
-            part.warn(line, || format!("the row has {n} fields where the columns need {needed}; the sample is skipped"));
-            continue;
-        }
-        part.records += 1;
-        if part.records & 0xFFFF == 0 {
-            on_records(part.records);
-        }
-        let field = |i: Option<usize>| i.and_then(|i| rec.get(i));
-        let mut s = Sample::default();
-        if let Some(raw) = field(c.elapsed) {
-            match uint(raw) {
-                Some(e) => s.elapsed_ms = Some(e),
-                None => {
-                    let shown = String::from_utf8_lossy(raw).into_owned();
-                    part.warn(line, || format!("elapsed {shown:?} is not a whole number of milliseconds; the sample is skipped"));
-                    continue;
-                }
-            }
-        }
-        if let Some(raw) = field(c.timestamp) {
-            s.start_ms = match uint(raw) {
-                Some(t) => Some(t as i64),
-                None => match std::str::from_utf8(raw).ok().and_then(civil::parse_datetime) {
-                    Some((t, zone)) => {
-                        part.times_assumed_utc |= zone == civil::Zone::AssumedUtc;
-                        Some(t)
-                    }
-                    None => {
-                        let shown = String::from_utf8_lossy(raw).into_owned();
-                        part.warn(line, || format!("timeStamp {shown:?} is not a time; the sample counts without one"));
-                        None
-                    }
-                },
-            };
-        }
-        let label_raw = field(c.label).unwrap_or(b"");
-        let label_id = {
-            let warnings = &mut part.warnings;
-            part.agg.label_id(label_raw, start + pos.byte, || {
-                let (s, replaced) = text::lossy(label_raw);
-                if replaced && warnings.len() < MAX_PART_WARNINGS {
-                    warnings.push((line, format!("label {s:?} has bytes that are not valid text; they show as \u{FFFD}")));
-                }
-                s.into_owned()
-            })
-        };
-        let ok = match field(c.success) {
-            Some(b) if b.eq_ignore_ascii_case(b"true") => true,
-            Some(b) if b.eq_ignore_ascii_case(b"false") => false,
-            Some(b) => {
-                let shown = String::from_utf8_lossy(b).into_owned();
-                part.warn(line, || format!("success {shown:?} is neither true nor false; counted as a success"));
-                true
-            }
-            // No success column: a numeric response code below 400 is a success.
-            None => field(c.response_code).and_then(uint).is_none_or(|code| code < 400),
-        };
-        s.count = field(c.sample_count).and_then(uint).unwrap_or(1).max(1);
-        s.errors = match field(c.error_count).and_then(uint) {
-            Some(e) => e.min(s.count),
-            None => u64::from(!ok) * s.count,
-        };
-        s.bytes_received = field(c.bytes).and_then(uint);
-        s.bytes_sent = field(c.sent_bytes).and_then(uint);
-        let stats = &mut part.agg.labels[label_id];
-        stats.add(&s);
-        if let Some(m) = field(c.response_message) {
-            if !stats.is_controller && m.starts_with(b"Number of samples in transaction") {
-                stats.is_controller = true;
-            }
-        }
-        if s.errors > 0 {
-            part.count_error(field(c.response_code).unwrap_or(b""), field(c.response_message).unwrap_or(b""), s.errors);
-        }
-    }
-    let end = stop.unwrap_or(rdr.position());
-    part.stop = start + end.byte;
-    part.lines = end.line.saturating_sub(1);
-    Ok(part)
-}
-
 /// Where the range starting at `start` (> 0) begins its first record: just after the first line
 /// break at or after `start - 1`. `probe` holds the file's bytes from `start - 1` on.
 pub fn first_record_start(start: u64, probe: &[u8]) -> Option<u64> {
@@ -442,6 +254,9 @@ pub fn import(ctx: &mut Ctx, mut input: Box<dyn std::io::BufRead + '_>) -> Resul
     progress.records.set(part.records);
     finish(ctx, &layout, vec![part])
 }
+
+mod range;
+pub use range::{aggregate_range, Part, RangeReader, Step};
 
 #[cfg(test)]
 mod tests;

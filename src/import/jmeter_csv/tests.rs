@@ -129,3 +129,81 @@ fn byte_ranges_merge_to_the_one_pass_result_even_across_quoted_line_breaks() {
     ranges_equal_one_pass(&text, 2);
     ranges_equal_one_pass(&text, 3);
 }
+
+/// A range is read in blocks of records (`range::BLOCK_RECORDS`, one call each, for V8's tiers):
+/// a range that ends in a later block stops at the right record, lines and counts carry over
+/// from block to block, and progress is reported at every 65,536th record, once.
+#[test]
+fn a_range_over_many_blocks_stops_at_its_limit_and_reports_progress_once_per_65536() {
+    let mut text = HEADER.to_string() + "\n";
+    for i in 0..70_000u64 {
+        text += &row(1000 + i, i % 97, if i % 3 == 0 { "a" } else { "b" }, "200", i % 11 != 0);
+        text += "\n";
+    }
+    let bytes = text.as_bytes();
+    let lay = layout(&text).unwrap();
+    let mut calls = Vec::new();
+    let whole = aggregate_range(&lay, bytes, 0, None, true, &mut |n| calls.push(n)).unwrap();
+    assert_eq!((whole.records, whole.lines, whole.stop), (70_000, 70_001, bytes.len() as u64));
+    assert_eq!(calls, vec![65_536]);
+    // A limit in the middle of the 3rd block: the range holds the records that start before it.
+    let limit = bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').nth(9_000).unwrap().0 as u64 + 1;
+    let first = aggregate_range(&lay, bytes, 0, Some(limit), true, &mut |_| {}).unwrap();
+    assert_eq!((first.records, first.stop), (9_000, limit));
+    let second = aggregate_range(&lay, &bytes[limit as usize..], limit, None, false, &mut |_| {}).unwrap();
+    assert_eq!(first.records + second.records, 70_000);
+    assert_eq!(first.lines + second.lines, whole.lines);
+}
+
+/// Bytes in chunks of varying size, with `WouldBlock` between them (the ingest worker's queue of
+/// slices that are still being read).
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    calls: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.calls % 2 == 0 && self.at < self.bytes.len() {
+            return Err(std::io::ErrorKind::WouldBlock.into());
+        }
+        let n = (1 + self.calls * 37 % 500).min(buf.len()).min(self.bytes.len() - self.at);
+        buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// A range stepped through an input that keeps running dry reads the same part as one pass,
+/// quoted line breaks and blank lines included: a starved step loses nothing.
+#[test]
+fn a_starved_range_reader_resumes_where_it_stopped() {
+    let mut rows = vec![HEADER.to_string()];
+    for i in 0..3_000u64 {
+        let label = match i % 5 { 0 => "plain", 1 => "with, comma", 2 => "multi\nline\n\"label\"", 3 => "", _ => "x" };
+        rows.push(row(1000 + i * 10, i * 37 % 101, label, "200", i % 9 != 0));
+        if i % 13 == 0 {
+            rows.push(String::new());
+        }
+    }
+    let text = rows.join("\r\n") + "\n";
+    let lay = layout(&text).unwrap();
+    let one = aggregate_range(&lay, text.as_bytes(), 0, None, true, &mut |_| {}).unwrap();
+    let mut reader = RangeReader::new(lay.clone(), Trickle { bytes: text.as_bytes(), at: 0, calls: 0 }, 0, None, true);
+    let mut starved = 0;
+    loop {
+        match reader.step(&mut |_| {}).unwrap() {
+            Step::More => {}
+            Step::Starved => starved += 1,
+            Step::Done => break,
+        }
+    }
+    assert!(starved > 100, "the input ran dry only {starved} times");
+    let part = reader.finish();
+    assert_eq!((part.records, part.lines, part.stop), (one.records, one.lines, one.stop));
+    let progress = crate::import::Progress::default();
+    let run = |p| finish(&mut Ctx::new("f.jtl", &progress), &lay, vec![p]).unwrap();
+    assert_eq!(run(part), run(one));
+}
