@@ -34,14 +34,22 @@ pub struct Plan {
 
 /// Splits `src` into `workers` ranges when it is a large UTF-8 JMeter CSV; `None` otherwise.
 pub fn plan(name: &str, head: &[u8], size: u64, workers: usize) -> Option<Plan> {
-    if workers < 2 || size < MIN_PARALLEL_BYTES || text::sniff(head) != encoding_rs::UTF_8 {
+    if workers < 2 {
+        return None;
+    }
+    Some(Plan { layout: range_layout(name, head, size)?, ranges: jmeter_csv::split(size, workers) })
+}
+
+/// The layout of a file that can be read in byte ranges (a large UTF-8 JMeter CSV); `None` for
+/// any other. One worker reads such a file as one range too, with its reads ahead of its parsing.
+pub fn range_layout(name: &str, head: &[u8], size: u64) -> Option<Layout> {
+    if size < MIN_PARALLEL_BYTES || text::sniff(head) != encoding_rs::UTF_8 {
         return None;
     }
     if super::detect(name, head).ok()? != Format::JmeterCsv {
         return None;
     }
-    let layout = jmeter_csv::layout(&text::lossy(head).0)?;
-    Some(Plan { layout, ranges: jmeter_csv::split(size, workers) })
+    jmeter_csv::layout(&text::lossy(head).0)
 }
 
 fn io_err(name: &str, e: std::io::Error) -> LoadError {
@@ -72,17 +80,35 @@ fn record_start(src: &dyn RangeSource, start: u64) -> std::io::Result<u64> {
     Ok(src.size())
 }
 
+/// Where range `index` of `plan` starts its first record, and where it ends. A range with
+/// `first >= end` (past range 0) lies inside one record, which the previous range reads: its part
+/// is `Part::empty_at(first)`.
+pub fn range_bounds(name: &str, src: &dyn RangeSource, plan: &Plan, index: usize) -> Result<(u64, u64), LoadError> {
+    let (start, end) = plan.ranges.get(index).copied().unwrap_or((0, 0));
+    let first = if index > 0 {
+        record_start(src, start).map_err(|e| io_err(name, e))?
+    } else if src.read_at(0, 3).map_err(|e| io_err(name, e))? == b"\xEF\xBB\xBF" {
+        // A byte order mark is not part of the first record (a headerless file's first timestamp).
+        3
+    } else {
+        0
+    };
+    Ok((first, end))
+}
+
+/// A parse error of a range as a load error of the file.
+pub fn syntax_err(name: &str, (line, message): (u64, String)) -> LoadError {
+    LoadError { kind: LoadErrorKind::Syntax, source: name.into(), path: None, line: Some(line as usize), column: None, message }
+}
+
 /// Aggregates range `index` of `plan` (what one worker does).
 pub fn read_range(name: &str, src: &dyn RangeSource, plan: &Plan, index: usize, on_records: &mut dyn FnMut(u64)) -> Result<Part, LoadError> {
-    let (start, end) = plan.ranges.get(index).copied().unwrap_or((0, 0));
-    let first = if index == 0 { 0 } else { record_start(src, start).map_err(|e| io_err(name, e))? };
+    let (first, end) = range_bounds(name, src, plan, index)?;
     if first >= end && index > 0 {
-        // The range lies inside one record (the previous range reads it): an empty part.
-        return Ok(Part { start: first, stop: first, ..Default::default() });
+        return Ok(Part::empty_at(first));
     }
     let reader = src.reader_from(first).map_err(|e| io_err(name, e))?;
-    jmeter_csv::aggregate_range(&plan.layout, reader, first, Some(end), index == 0 && plan.layout.header, on_records)
-        .map_err(|(line, msg)| LoadError { kind: LoadErrorKind::Syntax, source: name.into(), path: None, line: Some(line as usize), column: None, message: msg })
+    jmeter_csv::aggregate_range(&plan.layout, reader, first, Some(end), index == 0 && plan.layout.header, on_records).map_err(|e| syntax_err(name, e))
 }
 
 /// Merges the parts of every range into the import of the whole file, re-reading any range that
@@ -262,6 +288,25 @@ mod tests {
         assert!(results[1].is_err() && results[0].is_ok(), "the long line lies in the last range");
         let e = settle("x.jtl", &src, &plan, results).unwrap_err();
         assert_eq!((e.line, e.message), (one.line, one.message));
+    }
+
+    /// A UTF-8 byte order mark is skipped as the one-pass import skips it, with a header or without
+    /// (where it would otherwise stick to the first sample's timestamp).
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_record() {
+        let headerless: String = (0..500).map(|i| format!("{},{},L{},200,OK,Thread Group 1-1,text,true,100,5\n", 1_600_000_000_000u64 + i, i % 37, i % 3)).collect();
+        for body in [jtl(500), headerless.into_bytes()] {
+            let bytes = [b"\xEF\xBB\xBF".as_slice(), &body].concat();
+            let one = super::super::import_bytes("x.jtl", &bytes).unwrap();
+            assert!(one.warnings.iter().all(|w| !w.message.contains("not a time")), "{:?}", one.warnings);
+            let src = Mem(bytes.clone());
+            for n in [1usize, 2] {
+                let plan = Plan { layout: jmeter_csv::layout(&String::from_utf8_lossy(&bytes)).unwrap(), ranges: jmeter_csv::split(bytes.len() as u64, n) };
+                let parts = (0..n).map(|i| read_range("x.jtl", &src, &plan, i, &mut |_| {}).unwrap()).collect();
+                let merged = finish("x.jtl", &src, &plan, parts).unwrap();
+                assert_eq!((merged.bundle, merged.warnings), (one.bundle.clone(), one.warnings.clone()), "{n} ranges");
+            }
+        }
     }
 
     #[test]

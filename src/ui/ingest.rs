@@ -57,9 +57,9 @@ struct Job {
     keep: bool,
     total: Option<u64>,
     on_done: Option<OnDone>,
-    /// Bytes and records reported by each worker slot working on it.
+    /// Bytes and records reported by each worker slot working on it (each reads its own range).
     bytes: Vec<u64>,
-    records: u64,
+    records: Vec<u64>,
     started_ms: f64,
     slots: Vec<usize>,
     opening: Option<(usize, usize)>,
@@ -185,7 +185,7 @@ pub fn submit(name: String, input: Input, keep: bool, on_done: OnDone) {
         let mut p = p.borrow_mut();
         p.next_id += 1;
         let id = p.next_id;
-        p.queue.push_back(Job { id, name, input, keep, total, on_done: Some(on_done), bytes: Vec::new(), records: 0, started_ms: 0.0, slots: vec![0], opening: None });
+        p.queue.push_back(Job { id, name, input, keep, total, on_done: Some(on_done), bytes: Vec::new(), records: Vec::new(), started_ms: 0.0, slots: vec![0], opening: None });
     });
     start_next();
 }
@@ -199,6 +199,7 @@ fn start_next() {
         let mut job = p.queue.pop_front()?;
         job.started_ms = now();
         job.bytes = vec![0; p.size];
+        job.records = vec![0; p.size];
         let out = (job.id, job.name.clone(), job.input.clone(), p.size, job.total);
         p.current = Some(job);
         Some(out)
@@ -228,7 +229,7 @@ fn report() {
             name: j.name.clone(),
             bytes: j.bytes.iter().sum(),
             total: j.total,
-            records: j.records,
+            records: j.records.iter().sum(),
             started_ms: j.started_ms,
             opening: j.opening,
         });
@@ -284,7 +285,9 @@ fn on_message(index: usize, data: JsValue) {
                     if let Some(b) = j.bytes.get_mut(index) {
                         *b = get(&data, "bytes").as_f64().unwrap_or(0.0) as u64;
                     }
-                    j.records = j.records.max(get(&data, "records").as_f64().unwrap_or(0.0) as u64);
+                    if let Some(r) = j.records.get_mut(index) {
+                        *r = get(&data, "records").as_f64().unwrap_or(0.0) as u64;
+                    }
                 }
             });
             report();

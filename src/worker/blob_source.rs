@@ -15,8 +15,6 @@ thread_local! {
 
 pub struct BlobSource {
     pub blob: web_sys::Blob,
-    /// Called with the number of bytes read by each slice (progress).
-    pub on_bytes: Option<Box<dyn Fn(u64)>>,
 }
 
 fn js_err(what: &str, e: wasm_bindgen::JsValue) -> std::io::Error {
@@ -31,9 +29,6 @@ impl BlobSource {
         let buf = reader.read_as_array_buffer(&part).map_err(|e| js_err("the browser could not read the file", e))?;
         let bytes = js_sys::Uint8Array::new(&buf).to_vec();
         READ_MS.with(|r| r.set(r.get() + js_sys::Date::now() - t0));
-        if let Some(f) = &self.on_bytes {
-            f(bytes.len() as u64);
-        }
         Ok(bytes)
     }
 }

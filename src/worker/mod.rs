@@ -4,6 +4,7 @@
 //! links no parser. Cancelling is `Worker.terminate()` from the page: the loops here never yield.
 
 mod blob_source;
+mod stream;
 
 use crate::import::{self, parallel, HEAD_BYTES};
 use blob_source::BlobSource;
@@ -128,26 +129,53 @@ fn handle(data: JsValue) {
     }
 }
 
-/// Imports a whole blob, or starts a split read and reads range 0 itself.
+/// Imports a whole blob, or starts a split read and reads range 0 itself. A large UTF-8 JMeter
+/// CSV is read in ranges even by one worker (one range), with its reads ahead of its parsing
+/// (`stream`); any other file is read in one pass.
 fn import_blob(job: u32, name: &str, blob: Blob, workers: usize) {
-    let src = BlobSource { blob: blob.clone(), on_bytes: None };
+    let src = BlobSource { blob: blob.clone() };
     let head = match import::parallel::RangeSource::read_at(&src, 0, HEAD_BYTES) {
         Ok(h) => h,
         Err(e) => return post_error(job, &format!("{name}: the file could not be read ({e})")),
     };
-    if let Some(plan) = parallel::plan(name, &head, src_size(&src), workers) {
+    let size = src_size(&src);
+    if let Some(plan) = parallel::plan(name, &head, size, workers) {
         let encoded = rmp_serde::to_vec(&plan).unwrap_or_default();
         // The blob goes along: a downloaded file exists only here, and the others must read it too.
         post_bytes("plan", job, &[("ranges", (plan.ranges.len() as u32).into()), ("blob", blob.clone().into())], &encoded);
-        let counted = range_source(job, blob.clone(), &plan, 0);
-        let first = parallel::read_range(name, &counted, &plan, 0, &mut |_| {});
-        if let Err(e) = &first {
-            return post_error(job, &e.to_string());
-        }
-        let mut parts: Vec<Option<Result<import::jmeter_csv::Part, crate::bundle::LoadError>>> = (0..plan.ranges.len()).map(|_| None).collect();
-        parts[0] = Some(first);
-        PENDING.with(|q| q.borrow_mut().push(Pending { job, name: name.into(), blob, plan, parts }));
-        try_finish(job);
+        let parts = (0..plan.ranges.len()).map(|_| None).collect();
+        // Pending before range 0 is read: the other workers' parts may arrive meanwhile.
+        PENDING.with(|q| q.borrow_mut().push(Pending { job, name: name.into(), blob: blob.clone(), plan: plan.clone(), parts }));
+        let name = name.to_string();
+        wasm_bindgen_futures::spawn_local(async move {
+            let first = stream::read_range(&name, &blob, &plan, 0, &range_progress(job), &mut stream::Timing::default()).await;
+            if let Err(e) = &first {
+                PENDING.with(|q| q.borrow_mut().retain(|p| p.job != job));
+                return post_error(job, &e.to_string());
+            }
+            PENDING.with(|q| {
+                if let Some(slot) = q.borrow_mut().iter_mut().find(|p| p.job == job).and_then(|p| p.parts.get_mut(0)) {
+                    *slot = Some(first);
+                }
+            });
+            try_finish(job);
+        });
+        return;
+    }
+    if let Some(layout) = parallel::range_layout(name, &head, size) {
+        let plan = parallel::Plan { layout, ranges: vec![(0, size)] };
+        let name = name.to_string();
+        wasm_bindgen_futures::spawn_local(async move {
+            let mut timing = stream::Timing::default();
+            let part = stream::read_range(&name, &blob, &plan, 0, &range_progress(job), &mut timing).await;
+            let src = BlobSource { blob };
+            match part.and_then(|p| parallel::finish(&name, &src, &plan, vec![p])) {
+                // Timings of a one-worker import, for the ingest benchmark: all of it, and the
+                // part spent waiting for the file.
+                Ok(imp) => post_done(job, imp, &[("ms", timing.total_ms.into()), ("read_ms", timing.waited_ms.into())]),
+                Err(e) => post_error(job, &e.to_string()),
+            }
+        });
         return;
     }
     let reader = match import::parallel::RangeSource::reader_from(&src, 0) {
@@ -158,8 +186,6 @@ fn import_blob(job: u32, name: &str, blob: Blob, workers: usize) {
     let t0 = js_sys::Date::now();
     match import::import(name, reader, None, &mut |bytes, records| progress(job, bytes, records)) {
         Ok(imp) => {
-            // Timings of a one-worker import, for the ingest benchmark: all of it, and the part
-            // spent reading the file.
             let timing = [("ms", (js_sys::Date::now() - t0).into()), ("read_ms", blob_source::READ_MS.with(|r| r.get()).into())];
             post_done(job, imp, &timing)
         }
@@ -171,20 +197,10 @@ fn src_size(src: &BlobSource) -> u64 {
     import::parallel::RangeSource::size(src)
 }
 
-/// The blob of range `index`, reporting the bytes read of that range as progress. Reading a
-/// range reads 8 MiB slices and finishes the record that crosses its end, so it reads past the
-/// range; the count stops at the range's length, else the parts would add up to more than the
-/// file ("100% (43.2 MiB of 38.2 MiB)").
-fn range_source(job: u32, blob: Blob, plan: &parallel::Plan, index: usize) -> BlobSource {
-    let len = plan.ranges.get(index).map_or(0, |(start, end)| end.saturating_sub(*start));
-    let done = std::rc::Rc::new(std::cell::Cell::new(0u64));
-    BlobSource {
-        blob,
-        on_bytes: Some(Box::new(move |n| {
-            done.set((done.get() + n).min(len));
-            progress(job, done.get(), 0)
-        })),
-    }
+/// Progress of a range: its bytes read (`stream` caps them at the range's length, as its last
+/// record runs past it, else the parts would add up to more than the file) and records so far.
+fn range_progress(job: u32) -> impl Fn(u64, u64) {
+    move |bytes, records| progress(job, bytes, records)
 }
 
 /// Reads one range for another worker's file and posts the part.
@@ -197,12 +213,14 @@ fn read_range(job: u32, name: &str, data: &JsValue) {
         Err(e) => return post_error(job, &format!("{name}: a plan could not be read ({e})")),
     };
     let index = get_u32(data, "index") as usize;
-    let src = range_source(job, blob, &plan, index);
-    match parallel::read_range(name, &src, &plan, index, &mut |_| {}) {
-        Ok(part) => post_bytes("part", job, &[("index", (index as u32).into())], &parallel::encode_part(&part)),
-        // A failed range goes back too: the worker that merges reads it again (see `Pending`).
-        Err(e) => post_bytes("part", job, &[("index", (index as u32).into()), ("failed", e.to_string().into())], &[]),
-    }
+    let name = name.to_string();
+    wasm_bindgen_futures::spawn_local(async move {
+        match stream::read_range(&name, &blob, &plan, index, &range_progress(job), &mut stream::Timing::default()).await {
+            Ok(part) => post_bytes("part", job, &[("index", (index as u32).into())], &parallel::encode_part(&part)),
+            // A failed range goes back too: the worker that merges reads it again (see `Pending`).
+            Err(e) => post_bytes("part", job, &[("index", (index as u32).into()), ("failed", e.to_string().into())], &[]),
+        }
+    });
 }
 
 /// Receives another worker's part (forwarded by the page) and finishes when all are in.
@@ -245,7 +263,7 @@ fn try_finish(job: u32) {
     }) else {
         return;
     };
-    let src = BlobSource { blob: p.blob, on_bytes: None };
+    let src = BlobSource { blob: p.blob };
     let results = p.parts.into_iter().flatten().collect();
     let settled = parallel::settle(&p.name, &src, &p.plan, results);
     match settled.and_then(|parts| parallel::finish(&p.name, &src, &p.plan, parts)) {
