@@ -29,16 +29,20 @@ pub fn TableView(
     let rows_total = Memo::new(move |_| table.with(|t| t.rows.len()));
     Effect::new(move |_| {
         rows_total.track();
-        page.set(0);
+        // Only when it changes: setting it anyway would build the rows on screen a second time.
+        if page.get_untracked() != 0 {
+            page.set(0);
+        }
     });
+    // The header changes only with the columns, not with every new table (a filter, a switch).
+    let columns = Memo::new(move |_| table.with(|t| t.columns.clone()));
     let header = move || {
-        table.with(|t| {
-            t.columns
+        columns.with(|columns| {
+            columns
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    let label = c.label.clone();
-                    let numeric = c.numeric;
+                    let (label, numeric) = (c.label.clone(), c.numeric);
                     let aria = move || match sort.get() {
                         Some((col, true)) if col == i => "descending",
                         Some((col, false)) if col == i => "ascending",
