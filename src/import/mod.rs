@@ -29,6 +29,7 @@ pub mod k6_json;
 pub mod k6_metrics;
 pub mod k6_points;
 pub mod k6_summary;
+pub mod label_cache;
 pub mod locust;
 pub mod names;
 pub mod parallel;

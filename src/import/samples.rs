@@ -478,6 +478,9 @@ fn per_second(n: u64, start: Option<i64>, end: Option<i64>) -> Option<f64> {
 pub struct Aggregator {
     index: FxHashMap<Box<[u8]>, u32>,
     pub labels: Vec<LabelStats>,
+    /// In front of `index` for `label_id` (not sent between workers).
+    #[serde(skip)]
+    cache: super::label_cache::LabelCache,
 }
 
 impl Aggregator {
@@ -485,11 +488,17 @@ impl Aggregator {
     /// name the first time the label is seen (decoding, warnings).
     #[inline]
     pub fn label_id(&mut self, raw: &[u8], first_seen: u64, name: impl FnOnce() -> String) -> usize {
+        let hash = super::label_cache::hash(raw);
+        if let Some(i) = self.cache.get(hash, raw) {
+            return i as usize;
+        }
         if let Some(i) = self.index.get(raw) {
+            self.cache.put(hash, raw, *i);
             return *i as usize;
         }
         let i = self.labels.len();
         self.index.insert(raw.into(), i as u32);
+        self.cache.put(hash, raw, i as u32);
         self.labels.push(LabelStats { name: name(), first_seen, ..Default::default() });
         i
     }
