@@ -1,7 +1,8 @@
 //! The ingest worker (a second wasm binary, `src/bin/ingest.rs`): reads files, downloads and pasted
 //! text off the page's thread and hands back finished bundles. It answers messages from
 //! `ui::ingest`; the protocol is documented there. All parsing happens here, so the page's binary
-//! links no parser. Cancelling is `Worker.terminate()` from the page: the loops here never yield.
+//! links no parser. Cancelling is `Worker.terminate()` from the page: no loop here checks for it
+//! (a large JTL's reads are awaited, `stream`; everything else runs without yielding).
 
 mod blob_source;
 mod stream;
