@@ -61,13 +61,13 @@ fn check_run(at: &str, run: &Run, w: &mut Warnings) {
             warn(w, format!("{at}.end"), format!("ends ({e}) before it starts ({s})"));
         }
     }
-    duplicates(w, at, "transactions", run.transactions.iter().map(|t| t.name.clone()));
-    duplicates(w, at, "indices", run.indices.iter().map(|x| x.index.clone()));
-    duplicates(w, at, "kpis", run.kpis.iter().map(|k| k.name.clone()));
-    duplicates(w, at, "modules", run.modules.iter().map(|m| m.module.clone()));
+    duplicates(w, at, "transactions", run.transactions.iter().map(|t| t.name.as_str()));
+    duplicates(w, at, "indices", run.indices.iter().map(|x| x.index.as_str()));
+    duplicates(w, at, "kpis", run.kpis.iter().map(|k| k.name.as_str()));
+    duplicates(w, at, "modules", run.modules.iter().map(|m| m.module.as_str()));
     duplicates(w, at, "resources", run.resources.iter().map(|r| format!("{} {}", r.service, r.metric)));
     for (i, t) in run.transactions.iter().enumerate() {
-        check_transaction(&format!("{at}.transactions[{i}]"), t, w);
+        check_transaction(|| format!("{at}.transactions[{i}]"), t, w);
     }
     for (i, r) in run.resources.iter().enumerate() {
         if let Some(s) = &r.series {
@@ -84,16 +84,20 @@ fn check_run(at: &str, run: &Run, w: &mut Warnings) {
     }
 }
 
-fn duplicates(w: &mut Warnings, at: &str, list: &str, keys: impl Iterator<Item = String>) {
-    let mut seen = HashSet::new();
+fn duplicates<K: AsRef<str> + std::hash::Hash + Eq>(w: &mut Warnings, at: &str, list: &str, keys: impl Iterator<Item = K>) {
+    let mut seen = rustc_hash::FxHashSet::default();
+    seen.reserve(keys.size_hint().0);
     for (i, k) in keys.enumerate() {
-        if !seen.insert(k.clone()) {
+        if let Some(k) = seen.replace(k) {
+            let k = k.as_ref();
             warn(w, format!("{at}.{list}[{i}]"), format!("{k:?} appears twice; comparisons use the first"));
         }
     }
 }
 
-fn check_transaction(at: &str, t: &Transaction, w: &mut Warnings) {
+/// Checks one transaction; `at` builds its path, only when there is something to say (a bundle
+/// holds up to hundreds of thousands of transactions, nearly all of them fine).
+fn check_transaction(at: impl Fn() -> String, t: &Transaction, w: &mut Warnings) {
     let order = [
         ("min_ms", t.min_ms),
         ("median_ms", t.median_ms),
@@ -102,29 +106,29 @@ fn check_transaction(at: &str, t: &Transaction, w: &mut Warnings) {
         ("p99_ms", t.p99_ms),
         ("max_ms", t.max_ms),
     ];
-    let present: Vec<(&str, f64)> = order.iter().filter_map(|(n, v)| v.map(|v| (*n, v))).collect();
-    for pair in present.windows(2) {
-        let ((a, va), (b, vb)) = (pair[0], pair[1]);
-        if va > vb {
-            warn(w, format!("{at}.{b}"), format!("percentiles out of order: {a} = {va} > {b} = {vb}"));
+    let mut previous: Option<(&str, f64)> = None;
+    for (b, vb) in order.iter().filter_map(|(n, v)| v.map(|v| (*n, v))) {
+        if let Some((a, va)) = previous.filter(|(_, va)| *va > vb) {
+            warn(w, format!("{}.{b}", at()), format!("percentiles out of order: {a} = {va} > {b} = {vb}"));
         }
+        previous = Some((b, vb));
     }
     for (name, v) in order.iter().chain([("mean_ms", t.mean_ms)].iter()) {
         if v.is_some_and(|v| v < 0.0) {
-            warn(w, format!("{at}.{name}"), "negative latency");
+            warn(w, format!("{}.{name}", at()), "negative latency");
         }
     }
     if let (Some(s), Some(e)) = (t.samples, t.errors) {
         if e > s {
-            warn(w, format!("{at}.errors"), format!("{e} errors but only {s} samples"));
+            warn(w, format!("{}.errors", at()), format!("{e} errors but only {s} samples"));
         }
     }
     if let Some(h) = &t.histogram {
         if h.upper_bounds_ms.len() != h.counts.len() {
-            warn(w, format!("{at}.histogram"), "bounds and counts differ in length");
+            warn(w, format!("{}.histogram", at()), "bounds and counts differ in length");
         }
         if h.upper_bounds_ms.windows(2).any(|p| p[0] >= p[1]) {
-            warn(w, format!("{at}.histogram.upper_bounds_ms"), "bounds must increase");
+            warn(w, format!("{}.histogram.upper_bounds_ms", at()), "bounds must increase");
         }
     }
 }
