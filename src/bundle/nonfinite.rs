@@ -6,7 +6,9 @@ use super::warnings::Warnings;
 /// Returns the text with bare NaN/Infinity tokens (outside strings) replaced by `null`, or `None`
 /// when there are none.
 pub(crate) fn replace_nonfinite(text: &str, warnings: &mut Warnings) -> Option<String> {
-    if !text.contains("NaN") && !text.contains("Infinity") {
+    // memchr's searcher uses SIMD in the worker too; `str::contains` took 39 ms on a 50 MB bundle.
+    let has = |token: &str| memchr::memmem::find(text.as_bytes(), token.as_bytes()).is_some();
+    if !has("NaN") && !has("Infinity") {
         return None;
     }
     let mut out = String::with_capacity(text.len());
