@@ -109,7 +109,7 @@ struct Reader<'b> {
     at: usize,
 }
 
-impl Reader<'_> {
+impl<'b> Reader<'b> {
     fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
         let b = self.bytes.get(self.at..self.at + N).and_then(|s| <[u8; N]>::try_from(s).ok()).ok_or("the data ends early")?;
         self.at += N;
@@ -140,6 +140,15 @@ impl Reader<'_> {
             return Err("the data ends early".into());
         }
         Ok(n)
+    }
+
+    /// A counted list of 8-byte words, as an exact-size iterator: the page reads 100,000s of
+    /// histograms, and collecting through a `Result` per item grew each vector four times.
+    fn words(&mut self) -> Result<impl ExactSizeIterator<Item = [u8; 8]> + 'b, String> {
+        let n = self.count(8)?;
+        let bytes: &'b [u8] = self.bytes.get(self.at..self.at + n * 8).ok_or("the data ends early")?;
+        self.at += n * 8;
+        Ok(bytes.chunks_exact(8).map(|w| <[u8; 8]>::try_from(w).unwrap_or_default()))
     }
 
     fn transaction(&mut self) -> Result<Transaction, String> {
@@ -181,11 +190,11 @@ impl Reader<'_> {
             }
         }
         if histogram {
-            let bounds = (0..self.count(8)?).map(|_| self.f64()).collect::<Result<Vec<f64>, String>>()?;
+            let bounds: Vec<f64> = self.words()?.map(f64::from_le_bytes).collect();
             if bounds.iter().any(|b| !b.is_finite()) {
                 return Err("a histogram bound that is not a finite number".into());
             }
-            let counts = (0..self.count(8)?).map(|_| self.u64()).collect::<Result<Vec<u64>, String>>()?;
+            let counts: Vec<u64> = self.words()?.map(u64::from_le_bytes).collect();
             t.histogram = Some(Histogram { upper_bounds_ms: bounds, counts });
         }
         if note {
