@@ -230,3 +230,22 @@ fn k6_and_gatling_fixtures_are_recognised_by_content_alone_and_import_cleanly() 
         assert_eq!(imp.bundle.runs.len(), 1, "{path}");
     }
 }
+
+/// The worker passes a file's size so that a file read whole takes one allocation; a size that is
+/// wrong (a file that changed on disk meanwhile) must still give the whole file, and nothing more.
+#[test]
+fn a_known_size_reads_the_same_file_whole_even_when_it_is_wrong() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("public/examples");
+    let mut fixtures: Vec<PathBuf> = files().into_iter().filter(|p| p.extension().is_some_and(|e| e == "json")).take(4).collect();
+    fixtures.push(examples.join("folio-mod-search-eureka.json"));
+    for path in fixtures {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let unsized_ = import(&name, &bytes[..], None, &mut |_, _| {}).map(|i| (dump::summary(&i), i.bundle));
+        let len = bytes.len() as u64;
+        for size in [len, 0, len / 2, len + 1, len * 3] {
+            let sized = runlens::import::import_sized(&name, &bytes[..], Some(size), None, &mut |_, _| {}).map(|i| (dump::summary(&i), i.bundle));
+            assert_eq!(sized, unsized_, "{name} read with the size given as {size} of {len}");
+        }
+    }
+}

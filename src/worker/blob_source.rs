@@ -23,13 +23,24 @@ fn js_err(what: &str, e: wasm_bindgen::JsValue) -> std::io::Error {
 
 impl BlobSource {
     fn slice(&self, start: u64, end: u64) -> std::io::Result<Vec<u8>> {
+        let mut bytes = vec![0; (end - start) as usize];
+        let n = self.slice_into(start, &mut bytes)?;
+        bytes.truncate(n);
+        Ok(bytes)
+    }
+
+    /// Reads `dst.len()` bytes (fewer at the end of the blob) from `start` straight into `dst`.
+    fn slice_into(&self, start: u64, dst: &mut [u8]) -> std::io::Result<usize> {
+        let end = start + dst.len() as u64;
         let part = self.blob.slice_with_f64_and_f64(start as f64, end as f64).map_err(|e| js_err("the browser refused a slice", e))?;
         let t0 = js_sys::Date::now();
         let reader = web_sys::FileReaderSync::new().map_err(|e| js_err("no FileReaderSync", e))?;
         let buf = reader.read_as_array_buffer(&part).map_err(|e| js_err("the browser could not read the file", e))?;
-        let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+        let view = js_sys::Uint8Array::new(&buf);
+        let n = (view.length() as usize).min(dst.len());
+        view.subarray(0, n as u32).copy_to(&mut dst[..n]);
         READ_MS.with(|r| r.set(r.get() + js_sys::Date::now() - t0));
-        Ok(bytes)
+        Ok(n)
     }
 }
 
@@ -61,6 +72,14 @@ pub struct BlobReader<'a> {
 
 impl Read for BlobReader<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        // A large read (a file read whole into a vector of its size) goes straight into `buf`.
+        if self.at >= self.chunk.len() && buf.len() as u64 >= SLICE_BYTES / 8 {
+            let size = self.src.size();
+            let want = (buf.len() as u64).min(SLICE_BYTES).min(size.saturating_sub(self.pos)) as usize;
+            let n = if want == 0 { 0 } else { self.src.slice_into(self.pos, &mut buf[..want])? };
+            self.pos += n as u64;
+            return Ok(n);
+        }
         if self.at >= self.chunk.len() {
             let size = self.src.size();
             if self.pos >= size {
