@@ -152,3 +152,43 @@ async fn chart_hands_the_figure_to_plotly_and_follows_its_signal() {
     assert_eq!(recorded().length(), 2, "a changed signal redraws");
     assert_eq!(trace_name(&recorded().get(1).dyn_into().unwrap()).as_deref(), Some("second"));
 }
+
+#[wasm_bindgen_test]
+fn a_downloaded_body_reads_the_same_from_its_chunks_at_every_offset() {
+    use runlens::import::parallel::RangeSource;
+    use runlens::worker::chunk_source::ChunkSource;
+    use std::io::Read;
+    let body: Vec<u8> = (0..700u32).map(|i| (i * 7 % 251) as u8).collect();
+    // Chunks of uneven sizes, with empty ones between, at the start and at the end.
+    let mut chunks = vec![js_sys::Uint8Array::new_with_length(0)];
+    let mut at = 0;
+    for (k, len) in [1usize, 0, 63, 200, 0, 5, 300, 131].into_iter().enumerate() {
+        chunks.push(js_sys::Uint8Array::from(&body[at..at + len]));
+        at += len;
+        if k == 3 {
+            chunks.push(js_sys::Uint8Array::new_with_length(0));
+        }
+    }
+    assert_eq!(at, body.len());
+    let src = ChunkSource::new(chunks);
+    assert_eq!(src.size(), 700);
+    for offset in 0..=710u64 {
+        for len in [0usize, 1, 64, 250, 800] {
+            let got = src.read_at(offset, len).unwrap();
+            let from = (offset as usize).min(body.len());
+            assert_eq!(got, &body[from..(from + len).min(body.len())], "read_at({offset}, {len})");
+        }
+    }
+    for buf_len in [1usize, 7, 64, 1000] {
+        let mut reader = src.reader_from(3).unwrap();
+        let (mut out, mut buf) = (Vec::new(), vec![0; buf_len]);
+        loop {
+            let n = reader.read(&mut buf).unwrap();
+            if n == 0 {
+                break;
+            }
+            out.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(out, &body[3..], "reading with a {buf_len}-byte buffer");
+    }
+}

@@ -5,10 +5,13 @@
 //! (a large JTL's reads are awaited, `stream`; everything else runs without yielding).
 
 mod blob_source;
+pub mod chunk_source;
 mod stream;
 
+use crate::import::parallel::RangeSource;
 use crate::import::{self, parallel, HEAD_BYTES};
 use blob_source::BlobSource;
+use chunk_source::ChunkSource;
 use js_sys::{Object, Reflect, Uint8Array};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -111,7 +114,7 @@ fn handle(data: JsValue) {
     let name = get(&data, "name").as_string().unwrap_or_default();
     match get(&data, "type").as_string().as_deref() {
         Some("import") => match get(&data, "blob").dyn_into::<Blob>() {
-            Ok(blob) => import_blob(job, &name, blob, get_u32(&data, "workers").max(1) as usize),
+            Ok(blob) => import_input(job, &name, Input::Blob(BlobSource { blob }), get_u32(&data, "workers").max(1) as usize),
             Err(_) => post_error(job, "nothing to read was given"),
         },
         Some("fetch") => {
@@ -119,7 +122,7 @@ fn handle(data: JsValue) {
             let workers = get_u32(&data, "workers").max(1) as usize;
             wasm_bindgen_futures::spawn_local(async move {
                 match download(job, &url).await {
-                    Ok(blob) => import_blob(job, &name, blob, workers),
+                    Ok(body) => import_input(job, &name, Input::Chunks(body), workers),
                     Err(m) => post_error(job, &m),
                 }
             });
@@ -130,17 +133,52 @@ fn handle(data: JsValue) {
     }
 }
 
-/// Imports a whole blob, or starts a split read and reads range 0 itself. A large UTF-8 JMeter
+/// What to import: a `Blob` (a dropped file, pasted text) or a downloaded body, still in the
+/// chunks `fetch` delivered.
+enum Input {
+    Blob(BlobSource),
+    Chunks(ChunkSource),
+}
+
+impl Input {
+    fn source(&self) -> &dyn RangeSource {
+        match self {
+            Input::Blob(b) => b,
+            Input::Chunks(c) => c,
+        }
+    }
+
+    /// The input as a `Blob`, for reading in ranges: a body's chunks are glued together here.
+    fn into_blob(self) -> Result<Blob, String> {
+        match self {
+            Input::Blob(b) => Ok(b.blob),
+            Input::Chunks(c) => {
+                let parts: js_sys::Array = c.chunks().iter().collect();
+                Blob::new_with_u8_array_sequence(&parts).map_err(|_| "the downloaded file could not be kept in memory".to_string())
+            }
+        }
+    }
+}
+
+/// Imports a whole input, or starts a split read and reads range 0 itself. A large UTF-8 JMeter
 /// CSV is read in ranges even by one worker (one range), with its reads ahead of its parsing
 /// (`stream`); any other file is read in one pass.
-fn import_blob(job: u32, name: &str, blob: Blob, workers: usize) {
-    let src = BlobSource { blob: blob.clone() };
-    let head = match import::parallel::RangeSource::read_at(&src, 0, HEAD_BYTES) {
+fn import_input(job: u32, name: &str, input: Input, workers: usize) {
+    let head = match input.source().read_at(0, HEAD_BYTES) {
         Ok(h) => h,
         Err(e) => return post_error(job, &format!("{name}: the file could not be read ({e})")),
     };
-    let size = src_size(&src);
-    if let Some(plan) = parallel::plan(name, &head, size, workers) {
+    let size = input.source().size();
+    let plan = parallel::plan(name, &head, size, workers);
+    let layout = if plan.is_some() { None } else { parallel::range_layout(name, &head, size) };
+    if plan.is_none() && layout.is_none() {
+        return import_whole(job, name, input.source(), size);
+    }
+    let blob = match input.into_blob() {
+        Ok(b) => b,
+        Err(e) => return post_error(job, &format!("{name}: {e}")),
+    };
+    if let Some(plan) = plan {
         let encoded = rmp_serde::to_vec(&plan).unwrap_or_default();
         // The blob goes along: a downloaded file exists only here, and the others must read it too.
         post_bytes("plan", job, &[("ranges", (plan.ranges.len() as u32).into()), ("blob", blob.clone().into())], &encoded);
@@ -163,7 +201,7 @@ fn import_blob(job: u32, name: &str, blob: Blob, workers: usize) {
         });
         return;
     }
-    if let Some(layout) = parallel::range_layout(name, &head, size) {
+    if let Some(layout) = layout {
         let plan = parallel::Plan { layout, ranges: vec![(0, size)] };
         let name = name.to_string();
         wasm_bindgen_futures::spawn_local(async move {
@@ -177,25 +215,24 @@ fn import_blob(job: u32, name: &str, blob: Blob, workers: usize) {
                 Err(e) => post_error(job, &e.to_string()),
             }
         });
-        return;
     }
-    let reader = match import::parallel::RangeSource::reader_from(&src, 0) {
+}
+
+/// Imports a file read in one pass (everything but a large JTL).
+fn import_whole(job: u32, name: &str, src: &dyn RangeSource, size: u64) {
+    let reader = match src.reader_from(0) {
         Ok(r) => r,
         Err(e) => return post_error(job, &format!("{name}: the file could not be read ({e})")),
     };
     blob_source::READ_MS.with(|r| r.set(0.0));
     let t0 = js_sys::Date::now();
-    match import::import(name, reader, None, &mut |bytes, records| progress(job, bytes, records)) {
+    match import::import_sized(name, reader, Some(size), None, &mut |bytes, records| progress(job, bytes, records)) {
         Ok(imp) => {
             let timing = [("ms", (js_sys::Date::now() - t0).into()), ("read_ms", blob_source::READ_MS.with(|r| r.get()).into())];
             post_done(job, imp, &timing)
         }
         Err(e) => post_error(job, &e.to_string()),
     }
-}
-
-fn src_size(src: &BlobSource) -> u64 {
-    import::parallel::RangeSource::size(src)
 }
 
 /// Progress of a range: its bytes read (`stream` caps them at the range's length, as its last
@@ -273,8 +310,8 @@ fn try_finish(job: u32) {
     }
 }
 
-/// Downloads `url` into a Blob, reporting progress; refuses bodies over the limit.
-async fn download(job: u32, url: &str) -> Result<Blob, String> {
+/// Downloads `url`, reporting progress; refuses bodies over the limit.
+async fn download(job: u32, url: &str) -> Result<ChunkSource, String> {
     use wasm_bindgen_futures::JsFuture;
     let resp = JsFuture::from(scope().fetch_with_str(url)).await.map_err(|_| {
         format!("Could not fetch {url}: the server did not answer, or it does not allow other sites to read it (cross-origin reads need an Access-Control-Allow-Origin header).")
@@ -284,10 +321,10 @@ async fn download(job: u32, url: &str) -> Result<Blob, String> {
         return Err(format!("Could not fetch {url}: the server answered HTTP {} {}.", resp.status(), resp.status_text()));
     }
     let Some(body) = resp.body() else {
-        return Ok(Blob::new().map_err(|_| "no body".to_string())?);
+        return Ok(ChunkSource::new(Vec::new()));
     };
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let chunks = js_sys::Array::new();
+    let mut chunks = Vec::new();
     let mut total = 0u64;
     loop {
         let r = JsFuture::from(reader.read()).await.map_err(|_| format!("Could not read {url}: the connection broke off."))?;
@@ -300,8 +337,11 @@ async fn download(job: u32, url: &str) -> Result<Blob, String> {
             let _ = reader.cancel();
             return Err(format!("Did not load {url}: it is larger than {} GiB, more than a browser tab can hold.", crate::import::MAX_DOWNLOAD_BYTES >> 30));
         }
-        chunks.push(&value);
+        match value.dyn_into::<Uint8Array>() {
+            Ok(chunk) => chunks.push(chunk),
+            Err(_) => return Err(format!("Could not read {url}: the browser gave something other than bytes.")),
+        }
         progress(job, total, 0);
     }
-    Blob::new_with_u8_array_sequence(&chunks).map_err(|_| format!("Could not keep {url} in memory."))
+    Ok(ChunkSource::new(chunks))
 }
