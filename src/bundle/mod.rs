@@ -8,6 +8,7 @@ mod bytesize;
 mod decode;
 mod load;
 mod nonfinite;
+mod presized;
 mod save;
 mod types;
 mod validate;

@@ -249,7 +249,9 @@ pub struct Transaction {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Histogram {
+    #[serde(deserialize_with = "super::presized::numbers")]
     pub upper_bounds_ms: Vec<f64>,
+    #[serde(deserialize_with = "super::presized::numbers")]
     pub counts: Vec<u64>,
 }
 
