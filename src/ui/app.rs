@@ -116,16 +116,24 @@ fn Busy() -> impl IntoView {
         }
         parts.join(" · ")
     };
+    // (done, total) of the bar: runs read while a big bundle opens, else bytes.
+    let bar = Memo::new(move |_| {
+        state.progress.get().and_then(|p| match p.opening {
+            Some((i, n)) => Some((i as u64, n as u64)),
+            None => p.total.filter(|t| *t > 0).map(|t| (p.bytes.min(t), t)),
+        })
+    });
     view! {
         <div class="busy" role="status">
             <span class="spinner"></span>
             <span class="busy-text">{text}</span>
-            {move || state.progress.get().and_then(|p| match p.opening {
-                Some((i, n)) => Some((i as u64, n as u64)),
-                None => p.total.filter(|t| *t > 0).map(|t| (p.bytes.min(t), t)),
-            }).map(|(done, total)| {
-                view! { <progress max=total.to_string() value=done.to_string()></progress> }
-            })}
+            // One element whose attributes follow the progress (not a new one per report).
+            <Show when=move || bar.with(Option::is_some)>
+                <progress
+                    max=move || bar.get().map_or(1, |b| b.1).to_string()
+                    value=move || bar.get().map_or(0, |b| b.0).to_string()
+                ></progress>
+            </Show>
             <Show when=move || state.progress.with(Option::is_some)>
                 <button type="button" class="ghost small" on:click=move |_| loader::cancel() data-testid="cancel-load">"Cancel"</button>
             </Show>

@@ -222,7 +222,35 @@ fn start_next() {
     send(0, message.into(), Array::new());
 }
 
+/// The busy bar follows progress at most once per this many ms (several workers' messages add up).
+const REPORT_MS: f64 = 100.0;
+
+thread_local! {
+    /// When the busy bar was last told, and whether a later telling is scheduled.
+    static REPORTED: std::cell::Cell<(f64, bool)> = const { std::cell::Cell::new((f64::NEG_INFINITY, false)) };
+}
+
+/// Tells the busy bar of progress, at most once per `REPORT_MS`: a later report is scheduled
+/// instead, and it reads the progress as it is then.
+fn report_soon() {
+    let (last, scheduled) = REPORTED.with(|r| r.get());
+    let wait = last + REPORT_MS - now();
+    if wait <= 0.0 {
+        return report();
+    }
+    if !scheduled {
+        REPORTED.with(|r| r.set((last, true)));
+        gloo::timers::callback::Timeout::new(wait.ceil() as u32, || {
+            REPORTED.with(|r| r.set((r.get().0, false)));
+            report();
+        })
+        .forget();
+    }
+}
+
+/// Tells the busy bar of the running job now (or that none runs).
 fn report() {
+    REPORTED.with(|r| r.set((now(), r.get().1)));
     let (cb, progress) = POOL.with(|p| {
         let p = p.borrow();
         let progress = p.current.as_ref().map(|j| Progress {
@@ -290,7 +318,7 @@ fn on_message(index: usize, data: JsValue) {
                     }
                 }
             });
-            report();
+            report_soon();
         }
         Some("plan") => hand_out_ranges(job, &data),
         Some("part") => {
