@@ -81,7 +81,8 @@ pub fn intervals(runs: &[&Run]) -> Intervals {
 
 /// Intervals of all transactions, or only of the one named `only`.
 fn intervals_of(runs: &[&Run], only: Option<&str>) -> Intervals {
-    let Some(base) = runs.first() else { return Intervals::default() };
+    // One run compares with nothing: no histograms to index, no bootstrap to set up.
+    let (Some(base), true) = (runs.first(), runs.len() > 1) else { return Intervals::default() };
     let base_h = histograms(base);
     let boot = noise::Bootstrap::shared();
     let per_run = runs

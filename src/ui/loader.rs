@@ -41,7 +41,6 @@ fn remember(state: AppState, name: &str, blob: web_sys::Blob) {
 /// them (as one bundle: the grouping and names survive a reload).
 pub fn sync_session(state: AppState) {
     let made = state.session.with_untracked(|s| s.bundle());
-    let json = made.as_ref().and_then(|(b, _)| crate::bundle::to_json(b, false).ok());
     let (bundle, warnings) = match made {
         Some((b, w)) => (Some(b), w),
         None => (None, vec![]),
@@ -56,10 +55,29 @@ pub fn sync_session(state: AppState) {
     state.workspace.update(|w| {
         w.set_source(IMPORTED, bundle, warnings);
     });
-    match json.and_then(|j| web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&j.into())).ok()) {
-        Some(blob) => remember(state, IMPORTED, blob),
-        None => leptos::task::spawn_local(super::persist::forget_name(IMPORTED)),
+    remember_session_soon(state);
+}
+
+thread_local! {
+    /// Whether the imported runs are to be written to IndexedDB after the next paint.
+    static SESSION_WRITE_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Remembers the imported runs as they are after the next paint (several changes in a row are
+/// written once): writing them out as JSON is not held in the task that shows them.
+fn remember_session_soon(state: AppState) {
+    if SESSION_WRITE_PENDING.with(|p| p.replace(true)) {
+        return;
     }
+    leptos::task::spawn_local(async move {
+        super::browser::after_paint().await;
+        SESSION_WRITE_PENDING.with(|p| p.set(false));
+        let json = state.session.with_untracked(|s| s.bundle()).and_then(|(b, _)| crate::bundle::to_json(&b, false).ok());
+        match json.and_then(|j| web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&j.into())).ok()) {
+            Some(blob) => remember(state, IMPORTED, blob),
+            None => super::persist::forget_name(IMPORTED).await,
+        }
+    });
 }
 
 /// Adds a finished import and says what happened: a bundle joins the workspace; a tool's raw
