@@ -2,10 +2,10 @@
 //!
 //! Written by hand because it is the hot path of every raw import: the `csv` crate's byte-at-a-time
 //! state machine costs about 14 instructions per byte (measured with callgrind on a JTL), while
-//! most rows of a results file hold no quote at all. A row without `"` is split with `memchr`
-//! (SIMD where the target has it) and its fields are slices of the read buffer; a row with quotes
-//! takes a full RFC 4180 path (quoted delimiters, doubled quotes, line breaks inside quotes) that
-//! copies the unescaped fields. `tests` checks every result against the `csv` crate on generated
+//! most rows of a results file hold no quote at all, or only simple quoted fields. A record is
+//! split in one pass sixteen bytes at a time (`fast`: SIMD) and its fields, quoted ones too, are
+//! slices of the read buffer; a record with a doubled quote, a quoted line break or other oddities
+//! takes a full RFC 4180 path that copies the unescaped fields. `tests` checks every result against the `csv` crate on generated
 //! awkward input, so the two agree field for field: blank lines are skipped, `\r\n` ends a record
 //! like `\n`, a quote inside an unquoted field is literal, text after a closing quote is kept.
 
@@ -170,7 +170,7 @@ impl<R: Read> Splitter<R> {
         }
         loop {
             match self.scan() {
-                Step::Plain { line_end, has_nl } => return Ok(Some(self.split_plain(line_end, has_nl))),
+                Step::Plain { consumed, has_nl } => return Ok(Some(self.take_plain(consumed, has_nl))),
                 Step::Quoted { consumed, lines } => return Ok(Some(self.take_quoted(consumed, lines))),
                 // The record runs past the buffered bytes: read more and start it over.
                 Step::More => {
@@ -180,41 +180,23 @@ impl<R: Read> Splitter<R> {
         }
     }
 
-    /// Decides how the record at `start` splits, given what is buffered.
+    /// Decides how the record at `start` splits, given what is buffered: the one-pass fast path
+    /// (`fast::record`), else the full RFC 4180 path.
     fn scan(&mut self) -> Step {
         let rest = &self.buf[self.start..self.end];
-        let nl = memchr::memchr(b'\n', rest);
-        let line_end = match nl {
-            Some(i) => i,
-            None if self.eof => rest.len(),
-            None => return Step::More,
-        };
-        let line = &rest[..line_end];
-        // Plain unless it has a quote, or a carriage return other than the one before `\n`
-        // (a lone `\r` ends a record, as in the csv crate).
-        let plain = match memchr::memchr2(b'"', b'\r', line) {
-            None => true,
-            Some(p) => p + 1 == line.len() && line[p] == b'\r',
-        };
-        if plain {
-            return Step::Plain { line_end, has_nl: nl.is_some() };
-        }
-        match quoted(rest, self.delim, self.eof, &mut self.scratch, &mut self.bounds) {
-            Some((consumed, lines)) => Step::Quoted { consumed, lines },
-            None => Step::More,
+        match fast::record(rest, self.eof, self.delim, self.max_fields, self.start, &mut self.bounds) {
+            fast::Fast::Done { consumed, has_nl } => Step::Plain { consumed, has_nl },
+            fast::Fast::More => Step::More,
+            fast::Fast::Slow => match quoted(rest, self.delim, self.eof, &mut self.scratch, &mut self.bounds) {
+                Some((consumed, lines)) => Step::Quoted { consumed, lines },
+                None => Step::More,
+            },
         }
     }
 
-    fn split_plain(&mut self, line_end: usize, has_nl: bool) -> (Record<'_>, Pos) {
+    /// A record the fast path split: its fields are in `bounds`, offsets into `buf`.
+    fn take_plain(&mut self, consumed: usize, has_nl: bool) -> (Record<'_>, Pos) {
         let at = self.pos;
-        let base = self.start;
-        let mut stop = base + line_end;
-        if stop > base && self.buf[stop - 1] == b'\r' {
-            stop -= 1;
-        }
-        self.bounds.clear();
-        split_fields(&self.buf[base..stop], base, self.delim, self.max_fields, &mut self.bounds);
-        let consumed = line_end + usize::from(has_nl);
         self.start += consumed;
         self.pos.byte += consumed as u64;
         self.pos.line += u64::from(has_nl);
@@ -230,45 +212,8 @@ impl<R: Read> Splitter<R> {
     }
 }
 
-/// Splits an unquoted line at `delim` into at most `max_fields` fields, as (start, end) offsets plus
-/// `base`. Eight bytes at a time (SWAR): fields of a results file are a few bytes long, where a
-/// `memchr` call per field costs more than the scan itself (measured: 52 instructions a call).
-fn split_fields(line: &[u8], base: usize, delim: u8, max_fields: usize, bounds: &mut Vec<(u32, u32)>) {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let pattern = u64::from_le_bytes([delim; 8]);
-    let mut field_start = 0usize;
-    let mut i = 0usize;
-    while i + 8 <= line.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&line[i..i + 8]);
-        let x = u64::from_le_bytes(word) ^ pattern;
-        // The high bit of each byte that equals `delim` (exact: no carries between bytes).
-        let mut hits = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
-        while hits != 0 {
-            let at = i + (hits.trailing_zeros() / 8) as usize;
-            bounds.push(((base + field_start) as u32, (base + at) as u32));
-            field_start = at + 1;
-            if bounds.len() == max_fields {
-                return;
-            }
-            hits &= hits - 1;
-        }
-        i += 8;
-    }
-    for (k, c) in line[i..].iter().enumerate() {
-        if *c == delim {
-            bounds.push(((base + field_start) as u32, (base + i + k) as u32));
-            field_start = i + k + 1;
-            if bounds.len() == max_fields {
-                return;
-            }
-        }
-    }
-    bounds.push(((base + field_start) as u32, (base + line.len()) as u32));
-}
-
 enum Step {
-    Plain { line_end: usize, has_nl: bool },
+    Plain { consumed: usize, has_nl: bool },
     Quoted { consumed: usize, lines: u64 },
     More,
 }
@@ -344,6 +289,8 @@ fn quoted(b: &[u8], delim: u8, at_eof: bool, out: &mut Vec<u8>, bounds: &mut Vec
         }
     }
 }
+
+mod fast;
 
 #[cfg(test)]
 mod tests;
