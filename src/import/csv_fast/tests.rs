@@ -38,10 +38,9 @@ fn with_splitter(text: &[u8], delim: u8, read_size: usize) -> Vec<(Vec<Vec<u8>>,
     out
 }
 
-/// A small deterministic generator (xorshift) of text made of CSV's awkward characters.
-fn awkward(seed: u64, len: usize) -> Vec<u8> {
+/// A small deterministic generator (xorshift) of text made of the pieces of `alphabet`.
+fn text_of(alphabet: &[&[u8]], seed: u64, len: usize) -> Vec<u8> {
     let mut x = seed.max(1);
-    let alphabet: &[&[u8]] = &[b"a", b"bc", b",", b",", b"\"", b"\"\"", b"\n", b"\r\n", b"\r", b" ", "é".as_bytes(), b"\t", b"12", b"\n\n"];
     let mut out = Vec::new();
     while out.len() < len {
         x ^= x << 13;
@@ -52,16 +51,25 @@ fn awkward(seed: u64, len: usize) -> Vec<u8> {
     out
 }
 
+/// Text made of CSV's awkward characters.
+fn awkward(seed: u64, len: usize) -> Vec<u8> {
+    text_of(&[b"a", b"bc", b",", b",", b"\"", b"\"\"", b"\n", b"\r\n", b"\r", b" ", "é".as_bytes(), b"\t", b"12", b"\n\n"], seed, len)
+}
+
+/// The splitter gives the csv crate's records for `text`, whatever the delimiter and read size.
+fn assert_agrees(seed: u64, text: &[u8], read_sizes: &[usize]) {
+    for delim in [b',', b'\t'] {
+        let want = with_csv_crate(text, delim);
+        for &read_size in read_sizes {
+            assert_eq!(with_splitter(text, delim, read_size), want, "seed {seed}, read size {read_size}: {:?}", String::from_utf8_lossy(text));
+        }
+    }
+}
+
 #[test]
 fn agrees_with_the_csv_crate_on_awkward_text() {
     for seed in 1..400u64 {
-        let text = awkward(seed, (seed as usize * 7) % 300 + 1);
-        for delim in [b',', b'\t'] {
-            let want = with_csv_crate(&text, delim);
-            for read_size in [1usize, 3, 64, 1 << 20] {
-                assert_eq!(with_splitter(&text, delim, read_size), want, "seed {seed}, read size {read_size}: {:?}", String::from_utf8_lossy(&text));
-            }
-        }
+        assert_agrees(seed, &awkward(seed, (seed as usize * 7) % 300 + 1), &[1, 3, 64, 1 << 20]);
     }
 }
 
@@ -96,41 +104,29 @@ fn max_fields_stops_early_and_keeps_the_first_fields_whole() {
 /// Text of long fields and quoted fields (the fast path's blocks of 16 bytes, quoted fields taken
 /// in place), with the awkward characters between them.
 fn awkward_long(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.max(1);
     let alphabet: &[&[u8]] = &[
         b"1700000000000", b",", b",", b",", b"\"GET /search?q=a,b&n=17\"", b"\"x\"", b"\"\"", b"\"a\"\"b\"", b"\n", b"\r\n", b"\r",
         b"Thread Group 1-17", "é".as_bytes(), b"\t", b"\"multi\nline\"", b"q\"q", b"\"t\"ail", b"abcdefghijklmnopqrstuvwxyz",
     ];
-    let mut out = Vec::new();
-    while out.len() < len {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        out.extend_from_slice(alphabet[(x % alphabet.len() as u64) as usize]);
-    }
-    out
+    text_of(alphabet, seed, len)
 }
 
 #[test]
 fn agrees_with_the_csv_crate_on_long_fields_at_every_field_limit() {
     for seed in 1..300u64 {
         let text = awkward_long(seed, (seed as usize * 13) % 700 + 1);
-        for delim in [b',', b'\t'] {
-            let want = with_csv_crate(&text, delim);
-            for read_size in [7usize, 64, 1 << 20] {
-                assert_eq!(with_splitter(&text, delim, read_size), want, "seed {seed}, read size {read_size}: {:?}", String::from_utf8_lossy(&text));
+        assert_agrees(seed, &text, &[7, 64, 1 << 20]);
+        // With a field limit the first fields are the same and at least as many are given.
+        let want = with_csv_crate(&text, b',');
+        for max in [1usize, 3, 11] {
+            let mut s = Splitter::new(&text[..], b',').with_max_fields(max);
+            for (fields, pos) in &want {
+                let (rec, at) = s.next().unwrap().unwrap();
+                let n = max.min(fields.len());
+                assert!(rec.len() >= n, "seed {seed}, max {max}");
+                assert_eq!((rec.iter().take(n).map(<[u8]>::to_vec).collect::<Vec<_>>(), at), (fields[..n].to_vec(), *pos), "seed {seed}, max {max}");
             }
-            // With a field limit the first fields are the same and at least as many are given.
-            for max in [1usize, 3, 11] {
-                let mut s = Splitter::new(&text[..], delim).with_max_fields(max);
-                for (fields, pos) in &want {
-                    let (rec, at) = s.next().unwrap().unwrap();
-                    let n = max.min(fields.len());
-                    assert!(rec.len() >= n, "seed {seed}, max {max}");
-                    assert_eq!((rec.iter().take(n).map(<[u8]>::to_vec).collect::<Vec<_>>(), at), (fields[..n].to_vec(), *pos), "seed {seed}, max {max}");
-                }
-                assert!(s.next().unwrap().is_none());
-            }
+            assert!(s.next().unwrap().is_none());
         }
     }
 }
