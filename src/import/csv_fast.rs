@@ -23,6 +23,7 @@ pub struct Record<'a> {
 }
 
 impl<'a> Record<'a> {
+    #[inline]
     pub fn get(&self, i: usize) -> Option<&'a [u8]> {
         self.bounds.get(i).map(|(a, b)| &self.src[*a as usize..*b as usize])
     }
