@@ -142,24 +142,34 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
     let mut slots: Vec<Option<Slot>> = Vec::with_capacity(cap * runs.len());
     // Fx hashing: the keys are the bundle's own names, hashed tens of thousands of times per
     // switch; SipHash's protection against chosen collisions is not worth its cost here.
-    let mut index: FxHashMap<(Section, &str, &str), usize> = FxHashMap::default();
+    // Rows by (key number, metric): a key's name is hashed once per run of its facts, not once
+    // per metric (a run's facts come key by key).
+    let mut index: FxHashMap<(usize, &str), usize> = FxHashMap::default();
     index.reserve(cap);
     let mut key_index: FxHashMap<(Section, &str), usize> = FxHashMap::default();
     // Per key, which runs have it; per run, which sections it has.
     let mut key_runs: Vec<Vec<bool>> = Vec::new();
     let mut sections = vec![[false; Section::ALL.len()]; runs.len()];
     for (ri, run_facts) in all.iter().enumerate() {
+        let mut last: Option<(Section, &str, usize)> = None;
         for f in run_facts {
             sections[ri][f.section as usize] = true;
-            let k = *key_index.entry((f.section, &f.key)).or_insert_with(|| {
-                key_runs.push(vec![false; runs.len()]);
-                key_runs.len() - 1
-            });
+            let k = match last {
+                Some((s, key, k)) if s == f.section && key == f.key => k,
+                _ => {
+                    let k = *key_index.entry((f.section, &f.key)).or_insert_with(|| {
+                        key_runs.push(vec![false; runs.len()]);
+                        key_runs.len() - 1
+                    });
+                    last = Some((f.section, &f.key, k));
+                    k
+                }
+            };
             key_runs[k][ri] = true;
             if only.is_some_and(|(s, k, m)| (s, k, m) != (f.section, &*f.key, &*f.metric)) {
                 continue;
             }
-            let i = *index.entry((f.section, &f.key, &f.metric)).or_insert_with(|| {
+            let i = *index.entry((k, &f.metric)).or_insert_with(|| {
                 rows.push(Row {
                     section: f.section,
                     key: f.key.to_string(),

@@ -234,7 +234,7 @@ fn difference_cell(c: &analysis::Cell, r: &analysis::Row) -> Cell {
         (Measure::ErrorRate, Some(ch)) => {
             let text = format!("{} error rate", ch.text(r.spec.family, c.unit));
             let n = ch.shown(r.spec.family);
-            Cell { content: Content::Text(text), sort: SortKey::Num(n), delta: None, verdict: None, judged: None }
+            Cell { content: Content::Text(text.into()), sort: SortKey::Num(n), delta: None, verdict: None, judged: None }
         }
         _ => Cell::change(c.abs, c.unit),
     }

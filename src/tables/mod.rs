@@ -22,7 +22,8 @@ use crate::model::Spec;
 #[derive(Debug, Clone, PartialEq)]
 pub enum SortKey {
     Num(f64),
-    Text(String),
+    /// Lower-cased text (shared: a transaction's name sorts every row of its group).
+    Text(std::sync::Arc<str>),
     None,
 }
 
@@ -30,7 +31,9 @@ pub enum SortKey {
 /// thousands of rows costs little to build when only one page of it is on screen.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Content {
-    Text(String),
+    /// Text, shared: a table repeats a transaction's or a run's name on many rows, and cloning
+    /// a cell then costs no copy of it.
+    Text(std::sync::Arc<str>),
     /// A value in its unit ("9 h 47 min", "122.9 GiB", "47%").
     Value(f64, Unit),
     /// A bare number (the column header names the unit).
@@ -111,8 +114,12 @@ impl Cell {
         Cell { content, sort, delta: None, verdict: None, judged: None }
     }
     pub fn text(s: impl Into<String>) -> Cell {
-        let s = s.into();
-        Cell::with(Content::Text(s.clone()), SortKey::Text(s.to_lowercase()))
+        let s: String = s.into();
+        let lower = s.to_lowercase();
+        // Most names are lower case already: then one shared string serves both.
+        let text: std::sync::Arc<str> = s.into();
+        let sort = if *lower == *text { text.clone() } else { lower.into() };
+        Cell::with(Content::Text(text), SortKey::Text(sort))
     }
     pub fn value(v: Option<f64>, unit: Unit) -> Cell {
         v.map_or_else(Cell::empty, |v| Cell::with(Content::Value(v, unit), SortKey::Num(v)))
@@ -129,7 +136,7 @@ impl Cell {
     /// The formatted content.
     pub fn display(&self) -> String {
         match &self.content {
-            Content::Text(s) => s.clone(),
+            Content::Text(s) => s.to_string(),
             Content::Value(v, u) => format::value(*v, *u),
             Content::Number(v) => format::number(*v),
             Content::Delta(v, u) => format::delta(*v, *u),

@@ -112,7 +112,7 @@ impl<'a> Specials<'a> {
 #[inline(always)]
 pub fn record(b: &[u8], eof: bool, delim: u8, max_fields: usize, base: usize, bounds: &mut Vec<(u32, u32)>) -> Fast {
     bounds.clear();
-    let mut push = |bounds: &mut Vec<(u32, u32)>, a: usize, z: usize| {
+    let push = |bounds: &mut Vec<(u32, u32)>, a: usize, z: usize| {
         if bounds.len() < max_fields {
             bounds.push(((base + a) as u32, (base + z) as u32));
         }
