@@ -123,10 +123,25 @@ pub fn run() {
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     post(&msg(&[("type", "ready".into()), ("build", BUILD.into())]));
-    gloo::timers::callback::Timeout::new(warm::DELAY_MS, || wasm_bindgen_futures::spawn_local(warm::run())).forget();
+    // Only the first worker warms up (the others share its compiled code: one module in one
+    // process), and not once it has been given work.
+    if scope().name().ends_with(" 0") {
+        gloo::timers::callback::Timeout::new(warm::DELAY_MS, || {
+            if !GIVEN_WORK.with(|g| g.get()) {
+                wasm_bindgen_futures::spawn_local(warm::run());
+            }
+        })
+        .forget();
+    }
+}
+
+thread_local! {
+    /// Whether a message with work has arrived (the warm-up is then no longer worth its time).
+    static GIVEN_WORK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn handle(data: JsValue) {
+    GIVEN_WORK.with(|g| g.set(true));
     let job = get_u32(&data, "job");
     let name = get(&data, "name").as_string().unwrap_or_default();
     match get(&data, "type").as_string().as_deref() {
