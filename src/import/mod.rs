@@ -39,6 +39,7 @@ pub mod session;
 #[cfg(test)]
 mod test_support;
 pub mod text;
+pub mod warmup;
 
 pub use detect::{detect, detect_by_content, detect_by_name, Format, Head};
 

@@ -1,6 +1,7 @@
-//! A warm-up run of the JTL path, once, soon after the worker starts: a small generated JTL is read
-//! through the very code a dropped file takes (`stream::read_range`, `parallel::finish`, the wire
-//! encoding), and the answer is thrown away.
+//! A warm-up run of the two big paths, once, soon after the worker starts: a small generated bundle
+//! and a small generated JTL are read through the very code a dropped file takes (`import`, or
+//! `stream::read_range` and `parallel::finish`; then the wire encoding), and the answers are
+//! thrown away.
 //!
 //! Why: V8 compiles a wasm function only when it is first called (with its baseline compiler,
 //! Liftoff) and moves it to optimized code (TurboFan, on a background thread) only after it has
@@ -8,45 +9,21 @@
 //! compilation of the import path, and the first part of the file parsed by baseline code while
 //! TurboFan, on a two-core machine, competes for a core with the parser and the browser's reads.
 
-use crate::import::parallel;
-use std::fmt::Write;
+use crate::import::{parallel, warmup};
 
-/// Records of the warm-up file: enough for V8 to tier the hot functions up (about 3 MB).
-const RECORDS: usize = 16_000;
 /// The worker waits this long before warming up, so the page's first view does not compete with it.
 pub const DELAY_MS: u32 = 300;
 
-/// A JTL in JMeter's default layout, with some quoted labels (commas inside) and some failures,
-/// so that every branch of the hot path runs.
-fn sample_jtl() -> String {
-    let mut s = String::with_capacity(RECORDS * 200);
-    s.push_str("timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect\n");
-    for i in 0..RECORDS {
-        let label = i % 23;
-        let elapsed = 20 + (i * 7919) % 1400;
-        let ok = i % 53 != 0;
-        let _ = if label % 5 == 0 {
-            write!(s, "{},{elapsed},\"GET /search?q=a,b&n={label}\",", 1_700_000_000_000u64 + i as u64 * 37)
-        } else {
-            write!(s, "{},{elapsed},GET /instances/{label},", 1_700_000_000_000u64 + i as u64 * 37)
-        };
-        let (code, msg) = if ok { ("200", "OK") } else { ("500", "Internal Server Error") };
-        let _ = writeln!(
-            s,
-            "{code},{msg},Thread Group 1-{},text,{ok},,{},{},20,20,http://localhost:8080/instances/{label},{},0,{}",
-            i % 20 + 1,
-            900 + i % 4000,
-            300 + i % 200,
-            elapsed.saturating_sub(3),
-            i % 4
-        );
-    }
-    s
-}
-
 /// Runs the warm-up; errors are ignored (it only has to have run).
 pub async fn run() {
-    let text = sample_jtl();
+    let bundle = warmup::bundle();
+    let size = bundle.len() as u64;
+    // As a file's reader is (`RangeSource::reader_from`): the same compiled copy of the importer.
+    let reader: Box<dyn std::io::Read> = Box::new(bundle.as_bytes());
+    if let Ok(imp) = crate::import::import_sized("warm-up.json", reader, Some(size), None, &mut |_, _| {}) {
+        let _ = crate::wire::encode_done(imp);
+    }
+    let text = warmup::jtl();
     // Detection as a dropped file's head goes through it (the size only has to qualify).
     let head = &text.as_bytes()[..text.len().min(crate::import::HEAD_BYTES)];
     let Some(layout) = parallel::range_layout("warm-up.jtl", head, parallel::MIN_PARALLEL_BYTES) else { return };
