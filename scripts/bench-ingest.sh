@@ -3,7 +3,8 @@
 # tool's table against the generator's exact answers (bench/ingest/run.py does the measuring):
 #   runlens natively (the same Rust code, 1 and 2 threads), runlens in headless Chromium through
 #   the real drop path to the table on screen (1 and 2 workers, a fresh browser per run), the
-#   DuckDB CLI, pandas, DuckDB-Wasm and Papa Parse in Chromium.
+#   DuckDB CLI, pandas, DuckDB-Wasm and Papa Parse in Chromium; and the importer alone on bytes in
+#   memory, compiled to wasm in a Chromium worker and natively (bench/ingest/parse).
 #
 #   bash scripts/bench-ingest.sh                       # 1,000,000 rows (≈ 200 MB), medians of 5
 #   bash scripts/bench-ingest.sh --rows 200000 --reps 3 --quiet-budget-min 2   # a quick run
@@ -42,6 +43,15 @@ fi
 
 say "building the native runner (cargo profile 'worker', as the ingest worker)"
 cargo build --locked --quiet --profile worker --example ingest_table
+
+say "building the importer on bytes in memory (bench/ingest/parse), natively and to wasm"
+(cd bench/ingest/parse && CARGO_TARGET_DIR=../../../target/bench-parse cargo build --locked --quiet --release \
+  && CARGO_TARGET_DIR=../../../target/bench-parse cargo build --locked --quiet --release --target wasm32-unknown-unknown --lib)
+mkdir -p target/bench-ingest
+# wasm-opt as Trunk runs it on the ingest worker (index.html: data-wasm-opt="3" and its params).
+params=$(grep -o 'data-bin="ingest"[^>]*data-wasm-opt-params="[^"]*"' index.html | sed 's/.*data-wasm-opt-params="\([^"]*\)"/\1/')
+# shellcheck disable=SC2086
+wasm-opt -O3 $params target/bench-parse/wasm32-unknown-unknown/release/runlens_bench_parse.wasm -o target/bench-ingest/parse.wasm
 
 DIST=${RUNLENS_DIST:-dist}
 if [ ! -f "$DIST/index.html" ] || [ -n "$(find src index.html Cargo.toml -newer "$DIST/index.html" -print -quit)" ]; then

@@ -46,6 +46,11 @@ def tools(env):
         Tool("duckdb-cli", "DuckDB CLI 1.5.6 (query time)", "duckdb", cmd=[env["duckdb"]]),
         Tool("pandas", "pandas 3.1.1 read_csv + groupby (file → table)", "native",
              cmd=[env["python"], os.path.join(HERE, "pandas_table.py"), "{file}"]),
+        # The same importer on bytes already in memory (bench/ingest/parse): wasm in a worker of
+        # a fresh Chromium against native, the code alone, without the file's way into the tab.
+        Tool("runlens-wasm-memory", "runlens · wasm in a Chromium worker · bytes in memory (first import)", "memory"),
+        Tool("runlens-native-memory", "runlens · native · bytes in memory (first import)", "native",
+             cmd=[env["parse_native"], "{file}"]),
     ]
 
 
@@ -82,7 +87,7 @@ def run_native(tool, path, tmp, timeout):
             body = p.stdout[:m.start()] if m else p.stdout
             return {**r, "ok": m is not None, "secs": float(m.group(1)) if m else None, "table": json.loads(body)}
         out = json.loads(p.stdout.strip().splitlines()[-1])
-        return {**r, "ok": True, "secs": out["secs"], "table": out["table"], "version": out.get("version")}
+        return {**r, "ok": True, "secs": out["secs"], "table": out["table"], "version": out.get("version"), "warm_s": out.get("warm_s")}
     except (ValueError, KeyError, IndexError, AttributeError) as e:
         return {**r, "ok": False, "error": f"unreadable output ({e}): {p.stdout[:300]}"}
 
@@ -123,6 +128,8 @@ def browser_url(srv, tool, file, run_id, settle_ms, timeout):
     if tool.kind == "runlens":
         frag = urllib.parse.urlencode({"run": run_id, "file": file, "settle": settle_ms, "timeout": int(timeout)})
         return f"http://127.0.0.1:{srv.port}/runlens/?view=latency&workers={tool.how['workers']}#{frag}"
+    if tool.kind == "memory":
+        return f"http://127.0.0.1:{srv.port}/bench/parse.html?" + urllib.parse.urlencode({"file": file, "run": run_id})
     q = urllib.parse.urlencode({"peer": tool.how["peer"], "file": file, "run": run_id, "settle": settle_ms})
     return f"http://127.0.0.1:{srv.port}/bench/peers.html?{q}"
 
