@@ -3,6 +3,7 @@
 pub mod analysis;
 pub mod bundle;
 pub mod chart_text;
+pub mod fold;
 pub mod format;
 pub mod import;
 pub mod limits;

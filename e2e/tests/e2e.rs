@@ -6,7 +6,7 @@
 mod harness;
 
 use fantoccini::Locator;
-use harness::{query, site, wait_text, with_browser};
+use harness::{query, serve_file, site, wait_text, with_browser};
 
 const SEED000: &str = "examples/folio-reindex-orchid-vs-poppy.json";
 const SEED001: &str = "examples/folio-mod-search-eureka.json";
@@ -123,6 +123,29 @@ async fn compare_view_threshold_and_regressions_filter() {
         assert!(q.contains("regressions=1"), "{q}");
         // Only rows with a regression remain: duration (improved) is gone.
         assert!(c.find_all(Locator::Css("table[data-table='compare-duration']")).await.unwrap().is_empty(), "{summary}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_filter_ignores_case_in_any_script() {
+    // The page lowers text that is not ASCII with the browser's toLowerCase (src/fold.rs): a
+    // filter typed in capitals finds Cyrillic and Greek names, and a name in capitals is found
+    // by a filter in lower case.
+    let tx = |name: &str, p95: f64| serde_json::json!({"name": name, "samples": 100, "p95_ms": p95});
+    let runs: Vec<serde_json::Value> = ["a", "b"]
+        .iter()
+        .map(|id| serde_json::json!({"id": id, "label": id, "transactions": [tx("Поиск экземпляров", 120.0), tx("ΟΔΟΣ Σελίδα", 80.0), tx("GET /users", 40.0)]}))
+        .collect();
+    let bundle = serde_json::json!({"format": "runlens-bundle", "version": 1, "report": {"title": "Names in three scripts"}, "runs": runs}).to_string();
+    let path = serve_file("files/case-filter.json", bundle.as_bytes());
+    with_browser(move |c| async move {
+        c.goto(&site(&format!("?src=..{path}&view=latency&filter=%D0%9F%D0%9E%D0%98%D0%A1%D0%9A"))).await.unwrap();
+        let t = wait_text(&c, "table[data-table='latency']", "Поиск экземпляров").await;
+        assert!(!t.contains("GET /users") && !t.contains("Σελίδα"), "{t}");
+        c.goto(&site(&format!("?src=..{path}&view=latency&filter=%CE%BF%CE%B4%CE%BF%CF%82"))).await.unwrap();
+        let t = wait_text(&c, "table[data-table='latency']", "ΟΔΟΣ Σελίδα").await;
+        assert!(!t.contains("GET /users") && !t.contains("Поиск"), "{t}");
     })
     .await;
 }

@@ -242,9 +242,11 @@ impl Summary {
     }
 }
 
+/// `s` with its first letter in upper case: the sentences after the first open with runlens' own
+/// words ("of 46 transactions", "none of …"), which are ASCII.
 fn capitalized(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+    c.next().map_or_else(String::new, |f| f.to_ascii_uppercase().to_string() + c.as_str())
 }
 
 #[cfg(test)]

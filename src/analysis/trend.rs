@@ -65,6 +65,7 @@ pub fn default_order(runs: &[&Run]) -> String {
 /// Compares two labels the way people number things: digit runs as numbers ("build 9" before
 /// "build 10"), the rest as text.
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (a, b) = (crate::fold::lower(a), crate::fold::lower(b));
     let (mut x, mut y) = (a.chars().peekable(), b.chars().peekable());
     loop {
         match (x.peek().copied(), y.peek().copied()) {
@@ -88,7 +89,7 @@ pub fn natural_cmp(a: &str, b: &str) -> Ordering {
                 }
             }
             (Some(c), Some(d)) => {
-                let o = c.to_lowercase().cmp(d.to_lowercase());
+                let o = c.cmp(&d);
                 if o != Ordering::Equal {
                     return o;
                 }

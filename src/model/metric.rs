@@ -123,7 +123,7 @@ impl Spec {
     /// A resource statistic of metric `name` ("cpu", "memory", "db_connections", "free heap", …).
     /// Utilization is lower-is-better; rates and free capacity are higher-is-better.
     pub fn resource(name: &str, unit: Unit) -> Spec {
-        let n = name.to_lowercase();
+        let n = crate::fold::lower(name);
         let has = |words: &[&str]| words.iter().any(|w| n.contains(w));
         let family = if has(&["cpu"]) {
             Family::Cpu
@@ -164,7 +164,7 @@ impl Spec {
 
     /// A KPI: the stated direction wins; without one it is inferred (see `infer_direction`).
     pub fn kpi(name: &str, unit: Unit, stated: Option<Direction>) -> Spec {
-        let n = name.to_lowercase();
+        let n = crate::fold::lower(name);
         let family = match unit {
             Unit::Ms => Family::Latency,
             Unit::S => Family::Duration,
@@ -191,7 +191,7 @@ pub fn infer_direction(name: &str, unit: Unit) -> Direction {
     ];
     const HIGHER: [&str; 10] =
         ["throughput", "improvement", "faster", "speedup", "success", "availability", "hit ratio", "apdex", "uptime", "ops"];
-    let n = name.to_lowercase();
+    let n = crate::fold::lower(name);
     if LOWER.iter().any(|w| n.contains(w)) {
         Direction::LowerIsBetter
     } else if HIGHER.iter().any(|w| n.contains(w)) {

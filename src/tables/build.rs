@@ -3,6 +3,7 @@
 use super::{Cell, Column, Content, DeltaText, Judged, Row, SortKey, Table};
 use crate::analysis::{self, points_decimals, Change, ConfigRow, Verdict};
 use crate::bundle::{Run, RunStatus, Unit};
+use crate::fold;
 use crate::model::{Measure, Section, Spec, Workspace};
 
 /// The delta note of a judged cell: its change as shown, or a word where a number would mislead
@@ -179,8 +180,8 @@ pub struct RowFilter {
 
 impl RowFilter {
     pub fn keeps(&self, r: &analysis::Row) -> bool {
-        let t = self.text.to_lowercase();
-        (t.is_empty() || r.key.to_lowercase().contains(&t) || r.metric.to_lowercase().contains(&t))
+        let t = fold::lower(&self.text);
+        (t.is_empty() || fold::lower(&r.key).contains(&*t) || fold::lower(&r.metric).contains(&*t))
             && (!self.regressions_only || r.has_regression())
     }
 }
@@ -299,11 +300,11 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
     }
     // Runs with no latency at all get no rows (a row of dashes per transaction says nothing).
     let has_data: Vec<bool> = (0..labels.len()).map(|ri| tx.iter().any(|r| r.cells.get(ri).is_some_and(|c| c.value.is_some()))).collect();
-    let text = filter.text.to_lowercase();
+    let text = fold::lower(&filter.text);
     let label_cells: Vec<Cell> = labels.iter().map(Cell::text).collect();
     let mut out = Vec::new();
     for (g, (key, metrics)) in groups.iter().enumerate() {
-        if !text.is_empty() && !key.to_lowercase().contains(&text) {
+        if !text.is_empty() && !fold::lower(key).contains(&*text) {
             continue;
         }
         if filter.regressions_only && !metrics.iter().any(|r| r.has_regression()) {
@@ -428,7 +429,7 @@ pub fn config_table(rows: &[ConfigRow], labels: &[String], changed_only: bool, g
         row.highlight = r.changed;
         out.push(row);
     }
-    let id = format!("config-{}", group_name.to_lowercase());
+    let id = format!("config-{}", fold::lower(group_name));
     Table { id, caption: group_name.into(), columns, rows: out }
 }
 

@@ -115,10 +115,14 @@ impl Cell {
     }
     pub fn text(s: impl Into<String>) -> Cell {
         let s: String = s.into();
-        let lower = s.to_lowercase();
         // Most names are lower case already: then one shared string serves both.
+        let lower: Option<std::sync::Arc<str>> = match crate::fold::lower(&s) {
+            std::borrow::Cow::Borrowed(_) => None,
+            std::borrow::Cow::Owned(l) if l == s => None,
+            std::borrow::Cow::Owned(l) => Some(l.into()),
+        };
         let text: std::sync::Arc<str> = s.into();
-        let sort = if *lower == *text { text.clone() } else { lower.into() };
+        let sort = lower.unwrap_or_else(|| text.clone());
         Cell::with(Content::Text(text), SortKey::Text(sort))
     }
     pub fn value(v: Option<f64>, unit: Unit) -> Cell {

@@ -110,6 +110,12 @@ pub fn replace_query(query: &str) {
     }
 }
 
+/// The browser's `String.prototype.toLowerCase` (Unicode's default mapping, as `str::to_lowercase`):
+/// registered with `fold::set_unicode` so the page carries no case tables of its own.
+pub fn to_lower_case(s: &str) -> String {
+    js_sys::JsString::from(s).to_lower_case().into()
+}
+
 pub fn prefers_dark() -> bool {
     window()
         .match_media("(prefers-color-scheme: dark)")

@@ -16,5 +16,6 @@ pub use state::{provide_app_state, use_app_state, AppState};
 /// Installs the panic screen and mounts the app on `<body>`.
 pub fn mount() {
     panic::install();
+    crate::fold::set_unicode(browser::to_lower_case);
     leptos::mount::mount_to_body(app::App);
 }

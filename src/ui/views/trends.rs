@@ -162,8 +162,8 @@ pub fn Trends() -> impl IntoView {
         metrics.with(|m| asked.and_then(|a| m.iter().find(|x| x.label() == a).cloned()).or_else(|| m.first().cloned()))
     });
     let choices = Memo::new(move |_| {
-        let f = state.url.with(|u| u.filter.to_lowercase());
-        metrics.with(|m| m.iter().filter(|x| f.is_empty() || x.label().to_lowercase().contains(&f)).take(MAX_CHOICES).map(|x| x.label()).collect::<Vec<_>>())
+        let f = state.url.with(|u| crate::fold::lower(&u.filter).into_owned());
+        metrics.with(|m| m.iter().filter(|x| f.is_empty() || crate::fold::lower(&x.label()).contains(&f)).take(MAX_CHOICES).map(|x| x.label()).collect::<Vec<_>>())
     });
     let baseline = Memo::new(move |_| state.selected.with(|s| s.first().cloned()));
     let data = Memo::new(move |_| {
