@@ -107,12 +107,37 @@ impl Rng {
 
 /// Beta(a, b) variates from standard normals: mean and variance exact, skew corrected to first
 /// order (Cornish–Fisher). Monotone in z for |z| < 3 / |skew| (over 8 here).
+#[derive(Clone, Copy)]
+struct BetaDraw {
+    mean: f64,
+    sd: f64,
+    /// The skew over 6.
+    k: f64,
+}
+
+impl BetaDraw {
+    fn new(a: f64, b: f64) -> BetaDraw {
+        let n = a + b;
+        let sd = (a * b / (n * n * (n + 1.0))).sqrt();
+        let k = 2.0 * (b - a) * (n + 1.0).sqrt() / ((n + 2.0) * (a * b).sqrt()) / 6.0;
+        BetaDraw { mean: a / n, sd, k }
+    }
+
+    fn at(&self, z: f64) -> f64 {
+        (self.mean + self.sd * (z + self.k * (z * z - 1.0))).clamp(0.0, 1.0)
+    }
+
+    /// Whether the draw rises with z over `lo..=hi`: its slope sd·(1 + 2kz) is linear in z, so
+    /// the ends tell.
+    fn rises_over(&self, lo: f64, hi: f64) -> bool {
+        1.0 + 2.0 * self.k * lo >= 0.0 && 1.0 + 2.0 * self.k * hi >= 0.0
+    }
+}
+
+#[cfg(test)]
 fn beta_from_normal(a: f64, b: f64) -> impl Fn(f64) -> f64 {
-    let n = a + b;
-    let sd = (a * b / (n * n * (n + 1.0))).sqrt();
-    let k = 2.0 * (b - a) * (n + 1.0).sqrt() / ((n + 2.0) * (a * b).sqrt()) / 6.0;
-    let mean = a / n;
-    move |z| (mean + sd * (z + k * (z * z - 1.0))).clamp(0.0, 1.0)
+    let d = BetaDraw::new(a, b);
+    move |z| d.at(z)
 }
 
 /// A histogram ready for resampling: bounds, cumulative counts, total.
@@ -141,8 +166,54 @@ impl<'h> Cdf<'h> {
     }
 
     /// F⁻¹ of each of `us`, which must be ascending, as runs of equal values: (end of the run,
-    /// value), ends increasing. One sweep of the buckets.
-    fn inverse_sorted(&self, us: impl Iterator<Item = f64>) -> Vec<(usize, f64)> {
+    /// value), ends increasing. Where `us` is non-decreasing (the skew-corrected draw is monotone
+    /// over the shared normals, and checking costs one pass), each run is found by two binary
+    /// searches, a few dozen steps instead of a step per replicate; otherwise (a draw that bends
+    /// back, or NaN) one sweep of the buckets, as `inverse_sweep`, which gives the same runs.
+    fn inverse_sorted(&self, us: &[f64]) -> Vec<(usize, f64)> {
+        if us.windows(2).all(|w| w[0] <= w[1]) {
+            self.inverse_rising(us.len(), |i| us[i])
+        } else {
+            self.inverse_sweep(us.iter().copied())
+        }
+    }
+
+    /// `inverse_sorted` of `u(0), …, u(len − 1)` for a `u` that does not fall, asking `u` only
+    /// where the searches look (a few dozen of the `len` values): the bootstrap's replicates of
+    /// one quantile fall in a few buckets, so this is most of the interval's work saved.
+    fn inverse_rising(&self, len: usize, u: impl Fn(usize) -> f64) -> Vec<(usize, f64)> {
+        let (n, last) = (self.n as f64, self.cum.len() - 1);
+        let mut runs: Vec<(usize, f64)> = Vec::new();
+        let mut i = 0;
+        while i < len {
+            // The sweep's bucket for u(i): the first whose cumulative count reaches it, or the last.
+            let target = u(i) * n;
+            let j = self.cum[..last].partition_point(|c| *c < target);
+            // The run lasts while the sweep would stay in bucket j: to the first k with
+            // cum[j] < u(k)·n.
+            let end = if j < last {
+                let cj = self.cum[j];
+                let (mut lo, mut hi) = (i + 1, len);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if cj < u(mid) * n {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                lo
+            } else {
+                len
+            };
+            runs.push((end, self.bounds[j]));
+            i = end;
+        }
+        runs
+    }
+
+    /// `inverse_sorted` as one sweep of the buckets, a step per value (the reference).
+    fn inverse_sweep(&self, us: impl Iterator<Item = f64>) -> Vec<(usize, f64)> {
         let (n, last) = (self.n as f64, self.cum.len() - 1);
         let mut j = 0;
         let mut runs: Vec<(usize, f64)> = Vec::new();
@@ -275,8 +346,14 @@ impl Bootstrap {
     fn replicates(c: &Cdf, q: f64, z: &[f64], seed: u64) -> Replicates {
         let (r, s) = c.order(q);
         if r >= APPROX_FROM && s >= APPROX_FROM {
-            let draw = beta_from_normal(r, s);
-            Replicates::Sorted(c.inverse_sorted(z.iter().map(|z| draw(*z))))
+            let draw = BetaDraw::new(r, s);
+            let (lo, hi) = (z.first().copied().unwrap_or(0.0), z.last().copied().unwrap_or(0.0));
+            if draw.rises_over(lo, hi) {
+                Replicates::Sorted(c.inverse_rising(z.len(), |i| draw.at(z[i])))
+            } else {
+                let us: Vec<f64> = z.iter().map(|z| draw.at(*z)).collect();
+                Replicates::Sorted(c.inverse_sorted(&us))
+            }
         } else {
             let mut rng = Rng::new(seed);
             Replicates::Unsorted(z.iter().map(|_| c.inverse(rng.beta(r, s))).collect())
@@ -465,6 +542,43 @@ pub(crate) mod tests {
             }
         }
         assert!(compared >= 100, "compared {compared}");
+    }
+
+    #[test]
+    fn runs_found_by_binary_search_equal_the_sweep() {
+        // Every (histogram, quantile) of the pairing test above plus thin and one-bucket ones:
+        // the replicate quantiles as runs, by search and by the sweep, bit for bit; and a
+        // sequence that bends back (not monotone) takes the sweep.
+        let boot = Bootstrap::shared();
+        let mut hs: Vec<Histogram> = (0..40u64).map(|s| lognormal(600 + 97 * s as usize, 20.0 + 11.0 * s as f64, 100 + s)).collect();
+        hs.push(Histogram { upper_bounds_ms: vec![5.0], counts: vec![400] });
+        hs.push(Histogram { upper_bounds_ms: vec![1.0, 2.0, 3.0], counts: vec![0, 200, 0] });
+        hs.push(Histogram { upper_bounds_ms: (1..=300).map(f64::from).collect(), counts: (1..=300).map(|i| 1 + (i % 3)).collect() });
+        let mut checked = 0;
+        for h in &hs {
+            let c = Cdf::new(h).unwrap();
+            for q in [0.5, 0.9, 0.95, 0.99] {
+                let (r, s) = c.order(q);
+                if r < APPROX_FROM || s < APPROX_FROM {
+                    continue;
+                }
+                let draw = BetaDraw::new(r, s);
+                for z in [&boot.za, &boot.zb] {
+                    let us: Vec<f64> = z.iter().map(|z| draw.at(*z)).collect();
+                    let sweep = c.inverse_sweep(us.iter().copied());
+                    assert_eq!(c.inverse_sorted(&us), sweep, "q {q}");
+                    assert!(draw.rises_over(z[0], z[z.len() - 1]));
+                    assert_eq!(c.inverse_rising(z.len(), |i| draw.at(z[i])), sweep, "q {q}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 200, "checked {checked}");
+        // A skewed draw bends back far out (beyond 3 / skew): then every value is drawn and swept.
+        assert!(!BetaDraw::new(30.0, 1e5).rises_over(-20.0, 20.0));
+        let c = Cdf::new(&hs[3]).unwrap();
+        let bent = [0.1, 0.5, 0.3, 0.9, 0.2];
+        assert_eq!(c.inverse_sorted(&bent), c.inverse_sweep(bent.iter().copied()));
     }
 
     #[test]
