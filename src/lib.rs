@@ -8,6 +8,7 @@ pub mod format;
 pub mod import;
 pub mod limits;
 pub mod model;
+pub mod number;
 pub mod order;
 pub mod share;
 pub mod tables;

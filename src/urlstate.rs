@@ -133,7 +133,7 @@ impl ThresholdParams {
 }
 
 fn threshold_value(v: &str) -> Option<f64> {
-    v.parse::<f64>().ok().filter(|t| t.is_finite() && (0.0..=MAX_THRESHOLD).contains(t))
+    crate::number::parse_f64(v).filter(|t| t.is_finite() && (0.0..=MAX_THRESHOLD).contains(t))
 }
 
 

@@ -57,8 +57,9 @@ fn distinct(runs: &[&Run], dim: &str) -> Vec<String> {
         }
     }
     // Numbers in numeric order ("1" < "20"), text as first seen.
-    if out.iter().all(|v| v.parse::<f64>().is_ok()) {
-        crate::order::sort_by(&mut out, |a, b| a.parse::<f64>().unwrap_or(0.0).total_cmp(&b.parse::<f64>().unwrap_or(0.0)));
+    let num = |v: &str| crate::number::parse_f64(v);
+    if out.iter().all(|v| num(v).is_some()) {
+        crate::order::sort_by(&mut out, |a, b| num(a).unwrap_or(0.0).total_cmp(&num(b).unwrap_or(0.0)));
     }
     out
 }

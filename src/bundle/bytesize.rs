@@ -38,9 +38,7 @@ pub fn parse_human_size(text: &str) -> Result<u64, String> {
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     let unit = unit.trim();
-    let value: f64 = num
-        .parse()
-        .map_err(|_| format!("{text:?} does not start with a number"))?;
+    let value: f64 = crate::number::parse_f64(num).ok_or_else(|| format!("{text:?} does not start with a number"))?;
     let mult = if unit.is_empty() {
         1
     } else {

@@ -415,7 +415,7 @@ pub fn config_table(rows: &[ConfigRow], labels: &[String], changed_only: bool, g
         cells.extend(r.values.iter().map(|v| match v {
             Some(v) => {
                 let mut c = Cell::text(v.clone());
-                if let Ok(n) = v.parse::<f64>() {
+                if let Some(n) = crate::number::parse_f64(v) {
                     c.sort = super::SortKey::Num(n);
                 }
                 if r.changed {

@@ -17,5 +17,6 @@ pub use state::{provide_app_state, use_app_state, AppState};
 pub fn mount() {
     panic::install();
     crate::fold::set_unicode(browser::to_lower_case);
+    crate::number::set_platform(browser::parse_float);
     leptos::mount::mount_to_body(app::App);
 }

@@ -76,7 +76,7 @@ pub fn ThresholdEditor() -> impl IntoView {
                 <input type="number" min="0" max="1000" step="any" class="narrow" data-testid=format!("threshold-{}", f.slug())
                     prop:value=move || crate::format::number(state.thresholds.with(|t| t.of(f)))
                     on:change=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                        if let Some(v) = crate::number::parse_f64(&event_target_value(&ev)) {
                             if v.is_finite() { state.url.update(|u| u.thresholds.set(f, Some(v.clamp(0.0, 1000.0)))); }
                         }
                     }/>
