@@ -228,7 +228,7 @@ where
                 <button type="button" class="ghost small" on:click=move |_| download("png") title="Download the chart as PNG">"PNG"</button>
                 <button type="button" class="ghost small" on:click=move |_| d2("svg") title="Download the chart as SVG">"SVG"</button>
             </div>
-            <div id=id class="chart" role="img" aria-label=label style=format!("min-height:{height}px")></div>
+            <div id=id class="chart" role="img" aria-label=label style=format!("--chart-placeholder:{height}px")></div>
             <Show when=move || error.get().is_some()>
                 <p class="empty">{move || error.get().unwrap_or_default()}</p>
             </Show>

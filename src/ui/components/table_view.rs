@@ -122,7 +122,7 @@ pub fn TableView(
         <div class="table-block">
             <div class="table-tools">
                 <span class="caption-text">{move || table.with(|t| t.caption.clone())}</span>
-                <span class="count">{move || format!("{} rows", crate::format::number(rows_total.get() as f64))}</span>
+                <span class="count">{move || crate::format::count(rows_total.get(), "row", "rows")}</span>
                 <ExportMenu table=table/>
             </div>
             <Show when=move || rows_total.get() == 0>
