@@ -1,6 +1,7 @@
 //! Benchmark of the work behind a baseline/candidate switch on a large bundle: `analysis::compare`
 //! and the latency table for 2 runs × 2,000 transactions, and the bootstrap intervals of the same
-//! runs when every transaction carries a histogram. Run: `cargo bench --bench compare`.
+//! runs when every transaction carries a histogram, and the latency table of 2 × 10,000
+//! transactions behind a keystroke in its filter. Run: `cargo bench --bench compare`.
 //! Prints the median of the runs (no timing assertions anywhere).
 
 use runlens::analysis::{compare_with, intervals, Intervals};
@@ -27,7 +28,7 @@ fn run(id: &str, n: usize, k: f64, with_histograms: bool) -> Run {
             .map(|i| {
                 let b = 50.0 + (i % 97) as f64 * 3.0 * k;
                 Transaction {
-                    name: format!("tx{i:04}"),
+                    name: format!("tx{i:05}"),
                     samples: Some(1000),
                     errors: Some(1),
                     mean_ms: Some(b),
@@ -80,6 +81,18 @@ fn main() {
         median(t_facts),
         median(t_tab)
     );
+    // The table behind a keystroke in the filter of 2 × 10,000 transactions (bench-ui figure 3).
+    let (a10, b10) = (run("a", 10_000, 1.0, false), run("b", 10_000, 1.1, false));
+    let rows = compare_with(&[&a10, &b10], &th, &Intervals::default());
+    let mut t_filter = Vec::new();
+    for i in 0..31 {
+        let f = RowFilter { text: if i % 2 == 0 { "3".into() } else { "7".into() }, regressions_only: false };
+        let t0 = Instant::now();
+        let t = latency_table(&rows, &labels, &f);
+        t_filter.push(ms(t0));
+        assert!(t.rows.len() > 2000);
+    }
+    println!("latency_table of 2x10,000 transactions filtered by one digit: median {:.2} ms", median(t_filter));
     let (ha, hb) = (run("a", 2000, 1.0, true), run("b", 2000, 1.1, true));
     let mut t_iv = Vec::new();
     for _ in 0..5 {
