@@ -284,9 +284,24 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
     // A key's rows are contiguous in a comparison (`analysis::compare` groups them); a key that
     // comes back later (rows built by hand) joins its first group.
     let tx: Vec<&analysis::Row> = rows.iter().filter(|r| r.section == Section::Transaction).collect();
+    let text = fold::lower(&filter.text);
     let mut groups: Vec<(&str, Vec<&analysis::Row>)> = Vec::new();
     let mut at: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    // Whether the last key seen passes the text filter (asked once per run of its rows): keys the
+    // filter drops are never grouped.
+    let mut passes: Option<(&str, bool)> = None;
     for r in &tx {
+        let keep = match passes {
+            Some((k, keep)) if k == r.key.as_str() => keep,
+            _ => {
+                let keep = text.is_empty() || fold::lower(&r.key).contains(&*text);
+                passes = Some((&r.key, keep));
+                keep
+            }
+        };
+        if !keep {
+            continue;
+        }
         match groups.last_mut() {
             Some((k, g)) if *k == r.key.as_str() => g.push(r),
             _ => {
@@ -300,19 +315,15 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
     }
     // Runs with no latency at all get no rows (a row of dashes per transaction says nothing).
     let has_data: Vec<bool> = (0..labels.len()).map(|ri| tx.iter().any(|r| r.cells.get(ri).is_some_and(|c| c.value.is_some()))).collect();
-    let text = fold::lower(&filter.text);
     let label_cells: Vec<Cell> = labels.iter().map(Cell::text).collect();
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(groups.len() * has_data.iter().filter(|d| **d).count());
     for (g, (key, metrics)) in groups.iter().enumerate() {
-        if !text.is_empty() && !fold::lower(key).contains(&*text) {
-            continue;
-        }
         if filter.regressions_only && !metrics.iter().any(|r| r.has_regression()) {
             continue;
         }
         // The first row of a metric wins, as in a comparison.
-        let by_column: Vec<Option<&analysis::Row>> =
-            LATENCY_COLUMNS.iter().map(|(m, _)| metrics.iter().find(|r| r.metric == *m).copied()).collect();
+        let by_column: [Option<&analysis::Row>; LATENCY_COLUMNS.len()] =
+            LATENCY_COLUMNS.map(|(m, _)| metrics.iter().find(|r| r.metric == m).copied());
         let rank = metrics.iter().filter_map(|r| change_rank(r)).fold(None, |m, x| Some(m.map_or(x, |m: f64| m.max(x))));
         let key_cell = Cell::text(*key);
         for ri in (0..labels.len()).filter(|ri| has_data[*ri]) {
