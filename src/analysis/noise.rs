@@ -12,7 +12,9 @@
 //! parameters are at least `APPROX_FROM` the Beta draw is a normal draw corrected for the Beta's
 //! skew (first-order Cornish–Fisher expansion; its error there is a few hundredths of a standard
 //! deviation); below that, exact gamma draws. The normal draws are shared by all transactions
-//! and sorted, so a run's replicate quantiles come out in order in one sweep of its histogram.
+//! and sorted, so a run's replicate quantiles come out in order: as runs of equal values, each
+//! run's end found by a binary search over the normals (the skew-corrected draw rises over their
+//! range, checked per call; else one sweep of the histogram, which gives the same runs).
 //! Sorted, they are runs of equal values (a bucket each); when both runs' replicates fall in few
 //! buckets, the changes are counted per pair of buckets through a prefix-count table of the
 //! random pairing instead of being listed and selected from: the same multiset of changes, so
