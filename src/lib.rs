@@ -16,6 +16,8 @@ pub mod urlstate;
 pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
+pub mod js_platform;
+#[cfg(target_arch = "wasm32")]
 pub mod ui;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;

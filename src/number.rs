@@ -4,8 +4,8 @@
 //! Natively this is `str::parse::<f64>`. In the browser the text is checked here against the
 //! same grammar (`is_float_text`), the words `inf`, `infinity` and `nan` are read here, and the
 //! digits are converted by the function the page and the worker register at start
-//! (JavaScript's `parseFloat`, which rounds to nearest as Rust does): the standard library's
-//! parser brings a 10 KB table of powers of five and its slow path into the page
+//! (`js_platform`: JavaScript's `parseFloat`, which rounds to nearest as Rust does): the standard
+//! library's parser brings a 10 KB table of powers of five and its slow path into the page
 //! (docs/size.md). Until a function is registered, such text reads as not a number.
 
 /// `s` as an `f64`, exactly when `str::parse::<f64>` would accept it.

@@ -110,19 +110,6 @@ pub fn replace_query(query: &str) {
     }
 }
 
-/// The browser's `String.prototype.toLowerCase` (Unicode's default mapping, as `str::to_lowercase`):
-/// registered with `fold::set_unicode` so the page carries no case tables of its own.
-pub fn to_lower_case(s: &str) -> String {
-    js_sys::JsString::from(s).to_lower_case().into()
-}
-
-/// JavaScript's `parseFloat`, for text `number::is_float_text` accepted (there it reads the whole
-/// text, rounded to nearest): registered with `number::set_platform`, so the page carries no float
-/// parser of its own.
-pub fn parse_float(s: &str) -> f64 {
-    js_sys::Number::parse_float(s)
-}
-
 pub fn prefers_dark() -> bool {
     window()
         .match_media("(prefers-color-scheme: dark)")

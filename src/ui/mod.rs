@@ -16,7 +16,6 @@ pub use state::{provide_app_state, use_app_state, AppState};
 /// Installs the panic screen and mounts the app on `<body>`.
 pub fn mount() {
     panic::install();
-    crate::fold::set_unicode(browser::to_lower_case);
-    crate::number::set_platform(browser::parse_float);
+    crate::js_platform::install();
     leptos::mount::mount_to_body(app::App);
 }

@@ -119,8 +119,7 @@ fn get_u32(o: &JsValue, k: &str) -> u32 {
 
 /// Starts the worker: installs the message handler and says it is ready.
 pub fn run() {
-    crate::fold::set_unicode(|s| js_sys::JsString::from(s).to_lower_case().into());
-    crate::number::set_platform(js_sys::Number::parse_float);
+    crate::js_platform::install();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(|e: MessageEvent| handle(e.data()));
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
