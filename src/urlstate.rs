@@ -20,6 +20,11 @@ pub enum View {
 impl View {
     pub const ALL: [View; 7] = [View::Overview, View::Compare, View::Latency, View::Resources, View::Indices, View::Trends, View::Config];
 
+    /// Whether the view draws charts (Plotly.js is then worth loading before its data is read).
+    pub fn has_charts(self) -> bool {
+        matches!(self, View::Latency | View::Resources | View::Indices | View::Trends)
+    }
+
     pub fn slug(self) -> &'static str {
         match self {
             View::Overview => "overview",

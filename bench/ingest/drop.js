@@ -130,7 +130,7 @@
       }
       // One worker: the worker's own time for the import and the part of it spent reading the
       // file (src/worker: `runlensIngest`), so wasm parsing can be set beside the native importer.
-      if (window.runlensIngest) result.worker = {ms: window.runlensIngest.ms, read_ms: window.runlensIngest.readMs};
+      if (window.runlensIngest && window.runlensIngest.ms != null) result.worker = {ms: window.runlensIngest.ms, read_ms: window.runlensIngest.readMs};
       if (performance.memory) result.js_heap_mb = performance.memory.usedJSHeapSize / 2 ** 20;
       result.notice = [...document.querySelectorAll('.notice')].map((n) => n.textContent).find((s) => s.includes(name + ':')) || null;
       result.table = await storedTable();

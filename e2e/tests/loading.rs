@@ -337,3 +337,71 @@ async fn a_refused_storage_quota_is_said_and_the_bundle_stays_open() {
     })
     .await;
 }
+
+/// A bundle of `runs` runs × 2,000 transactions with 16-bucket histograms (about 0.6 MB a run);
+/// `warn_in` puts a percentile out of order in that run's fourth transaction.
+fn big_bundle(runs: usize, warn_in: Option<usize>) -> String {
+    let runs: Vec<serde_json::Value> = (0..runs)
+        .map(|r| {
+            let tx: Vec<serde_json::Value> = (0..2000)
+                .map(|i| {
+                    let b = 20.0 + (i % 89) as f64 * 2.5 + r as f64;
+                    let p90 = if warn_in == Some(r) && i == 3 { 1.0 } else { b * 1.5 };
+                    json!({"name": format!("tx {i:04} \"{r}\""), "samples": 400, "errors": i % 3, "median_ms": b, "p90_ms": p90, "max_ms": b * 3.0,
+                           "histogram": {"upper_bounds_ms": (0..16).map(|k| b * 0.5 + k as f64 * 7.0).collect::<Vec<_>>(), "counts": vec![25; 16]}})
+                })
+                .collect();
+            json!({"id": format!("run-{r:02}"), "label": format!("Run {r:02}"), "transactions": tx})
+        })
+        .collect();
+    json!({"format": "runlens-bundle", "version": 1, "report": {"title": "Big"}, "runs": runs}).to_string()
+}
+
+/// A bundle over 8 MB is cut between two workers by its runs (`worker::bundle_parts`): opened by
+/// `?src=` and dropped, it shows what one worker shows; a warning in the second worker's half
+/// (which sends the file through the one-pass loader) is named by its path in the whole bundle.
+#[tokio::test]
+async fn a_big_bundle_read_by_two_workers_shows_what_one_worker_shows() {
+    let clean = big_bundle(17, None);
+    assert!(clean.len() > 9 << 20, "{} bytes", clean.len());
+    let clean_url = crate::harness::serve_file("files/big-clean.json", clean.as_bytes());
+    let warned_url = crate::harness::serve_file("files/big-warned.json", big_bundle(17, Some(14)).as_bytes());
+    with_browser(move |c| async move {
+        let shown = "(() => { const s = document.querySelector('[data-testid=summary] .summary-line'); const t = document.querySelector('table[data-table=runs] tbody');
+                      return s && t && t.rows.length ? s.textContent + ' | ' + t.rows.length + ' | ' + t.textContent : null; })()";
+        let groups = "return window.runlensIngest ? (window.runlensIngest.groups ?? 0) : null";
+        let mut seen = Vec::new();
+        for workers in [2, 1] {
+            c.goto(&site(&format!("?src=..{clean_url}&workers={workers}"))).await.unwrap();
+            seen.push(eval_until(&c, &format!("return {shown}")).await);
+            assert_eq!(c.execute(groups, vec![]).await.unwrap(), json!(workers - 1), "{workers} workers");
+        }
+        assert_eq!(seen[0], seen[1], "two workers show what one shows");
+        let text = seen[0].as_str().unwrap();
+        assert!(text.contains(" | 17 | ") && text.contains("Run 16"), "{text}");
+
+        // Dropped: the same, from the file's bytes.
+        c.goto(&site("?workers=2")).await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        c.execute(
+            "fetch(arguments[0]).then(r => r.blob()).then(b => { const dt = new DataTransfer(); dt.items.add(new File([b], 'big.json'));
+             document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true})); });",
+            vec![json!(format!("..{clean_url}"))],
+        )
+        .await
+        .unwrap();
+        let dropped = eval_until(&c, &format!("return {shown}")).await;
+        assert_eq!(c.execute(groups, vec![]).await.unwrap(), json!(1));
+        assert_eq!(dropped.as_str().unwrap().split(" | ").nth(1), Some("17"), "{dropped}");
+
+        c.goto(&site(&format!("?src=..{warned_url}&workers=2"))).await.unwrap();
+        let warnings = eval_until(&c, "return [...document.querySelectorAll('.notice.warning li')].map(l => l.textContent).join(' / ') || null").await;
+        assert!(warnings.as_str().unwrap().contains("runs[14].transactions[3].p90_ms"), "{warnings}");
+        assert_eq!(c.execute(groups, vec![]).await.unwrap(), json!(0), "the one-pass loader read it");
+        eval_until(&c, &format!("return {shown}")).await;
+    })
+    .await;
+    for f in ["files/big-clean.json", "files/big-warned.json"] {
+        let _ = std::fs::remove_file(env().root.join(f));
+    }
+}

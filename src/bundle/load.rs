@@ -2,10 +2,9 @@
 //! validation. Never panics; errors carry a kind and a position, warnings a JSON path.
 
 use super::warnings::{Warning, Warnings};
-use super::{Bundle, Run, FORMAT_NAME, FORMAT_VERSION};
+use super::{Bundle, FORMAT_NAME, FORMAT_VERSION};
 use crate::limits::MAX_RUNS;
 use serde::Deserialize;
-use std::collections::HashSet;
 use std::fmt;
 
 /// What went wrong while loading.
@@ -136,15 +135,7 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
     // Fast path: one typed pass that records unknown fields. The header scan and the path to an
     // error (serde_path_to_error tracks it at every value, a third of the time) are only needed
     // to explain a failure, so a bundle that loads never pays for them.
-    let mut fast_ignored = Warnings::default();
-    let fast = {
-        let mut json = serde_json::Deserializer::from_str(text);
-        let mut on_ignored = record_ignored(&mut fast_ignored);
-        Bundle::deserialize(serde_ignored::Deserializer::new(&mut json, &mut on_ignored)).and_then(|b| json.end().map(|()| b))
-    };
-    // (serde reads a struct from an array too: a bundle is an object, which the header scan checks.)
-    let object = text.trim_start().starts_with('{');
-    if let Some(bundle) = fast.ok().filter(|b| object && b.format == FORMAT_NAME && b.version == FORMAT_VERSION) {
+    if let Some((bundle, fast_ignored)) = parse_fast(text) {
         return finish(source, bundle, warnings, fast_ignored);
     }
 
@@ -194,8 +185,22 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
     finish(source, bundle, warnings, ignored)
 }
 
+/// The one typed pass of a bundle that loads: the bundle and its unknown fields' warnings, or
+/// None when anything is wrong (the caller then finds out what).
+pub(crate) fn parse_fast(text: &str) -> Option<(Bundle, Warnings)> {
+    let mut ignored = Warnings::default();
+    let bundle = {
+        let mut json = serde_json::Deserializer::from_str(text);
+        let mut on_ignored = record_ignored(&mut ignored);
+        Bundle::deserialize(serde_ignored::Deserializer::new(&mut json, &mut on_ignored)).and_then(|b| json.end().map(|()| b)).ok()?
+    };
+    // (serde reads a struct from an array too: a bundle is an object, which the header scan checks.)
+    let object = text.trim_start().starts_with('{');
+    (object && bundle.format == FORMAT_NAME && bundle.version == FORMAT_VERSION).then_some((bundle, ignored))
+}
+
 /// What serde_ignored calls with each unknown field: a warning with its path (capped).
-fn record_ignored(ignored: &mut Warnings) -> impl FnMut(serde_ignored::Path<'_>) + '_ {
+pub(crate) fn record_ignored(ignored: &mut Warnings) -> impl FnMut(serde_ignored::Path<'_>) + '_ {
     move |p| {
         if ignored.full() {
             ignored.count_dropped();
@@ -206,7 +211,13 @@ fn record_ignored(ignored: &mut Warnings) -> impl FnMut(serde_ignored::Path<'_>)
 }
 
 /// Limits and validation of a parsed bundle, with the unknown fields' warnings.
-fn finish(source: &str, bundle: Bundle, mut warnings: Warnings, ignored: Warnings) -> Result<Loaded, LoadError> {
+fn finish(source: &str, bundle: Bundle, warnings: Warnings, ignored: Warnings) -> Result<Loaded, LoadError> {
+    finish_with_later(source, bundle, &[], warnings, ignored)
+}
+
+/// `finish` of a bundle whose runs after `bundle.runs` were loaded elsewhere: `later` are their
+/// ids (`split_load`).
+pub(crate) fn finish_with_later(source: &str, bundle: Bundle, later: &[String], mut warnings: Warnings, ignored: Warnings) -> Result<Loaded, LoadError> {
     let err = |kind, path: Option<String>, message: String| LoadError {
         kind,
         source: source.to_string(),
@@ -218,12 +229,13 @@ fn finish(source: &str, bundle: Bundle, mut warnings: Warnings, ignored: Warning
     for w in ignored.finish() {
         warnings.push(w.path, w.message);
     }
-    if bundle.runs.len() > MAX_RUNS {
+    let runs = bundle.runs.len() + later.len();
+    if runs > MAX_RUNS {
         return Err(err(LoadErrorKind::TooLarge, Some("runs".into()), format!(
             "the bundle has {} runs; runlens shows at most {} at once",
-            crate::format::number(bundle.runs.len() as f64), crate::format::number(MAX_RUNS as f64))));
+            crate::format::number(runs as f64), crate::format::number(MAX_RUNS as f64))));
     }
-    super::validate::validate(&bundle, &mut warnings)
+    super::validate::validate_with_later(&bundle, later, &mut warnings)
         .map_err(|(path, message)| err(LoadErrorKind::Invalid, Some(path), message))?;
     Ok(Loaded { bundle, warnings: warnings.finish() })
 }
@@ -265,7 +277,3 @@ fn strip_position(e: &serde_json::Error) -> String {
     }
 }
 
-/// Run ids of a bundle, for callers that need the set.
-pub(crate) fn run_ids(runs: &[Run]) -> HashSet<&str> {
-    runs.iter().map(|r| r.id.as_str()).collect()
-}

@@ -10,6 +10,8 @@ mod load;
 mod nonfinite;
 mod presized;
 mod save;
+pub mod split;
+pub mod split_load;
 mod types;
 mod validate;
 mod warnings;

@@ -7,21 +7,20 @@ use std::collections::HashSet;
 
 type Invalid = (String, String);
 
-pub(crate) fn validate(b: &Bundle, warnings: &mut Warnings) -> Result<(), Invalid> {
-    if b.runs.is_empty() {
+/// `later` are the ids of runs after `b.runs` that were loaded elsewhere (`split_load`) and
+/// already checked one by one: only their ids are checked here (none for a bundle read whole).
+pub(crate) fn validate_with_later(b: &Bundle, later: &[String], warnings: &mut Warnings) -> Result<(), Invalid> {
+    if b.runs.is_empty() && later.is_empty() {
         return Err(("runs".into(), "a bundle needs at least one run".into()));
     }
-    let mut seen = HashSet::new();
+    let mut ids = HashSet::new();
     for (i, run) in b.runs.iter().enumerate() {
-        if run.id.trim().is_empty() {
-            return Err((format!("runs[{i}].id"), "a run id cannot be empty".into()));
-        }
-        if !seen.insert(run.id.as_str()) {
-            return Err((format!("runs[{i}].id"), format!("duplicate run id {:?}", run.id)));
-        }
+        check_id(i, &run.id, &mut ids)?;
         check_run(&format!("runs[{i}]"), run, warnings);
     }
-    let ids = super::load::run_ids(&b.runs);
+    for (j, id) in later.iter().enumerate() {
+        check_id(b.runs.len() + j, id, &mut ids)?;
+    }
     for (i, c) in b.comparisons.iter().enumerate() {
         if !ids.contains(c.baseline.as_str()) {
             return Err((format!("comparisons[{i}].baseline"), format!("no run has the id {:?}", c.baseline)));
@@ -46,11 +45,21 @@ pub(crate) fn validate(b: &Bundle, warnings: &mut Warnings) -> Result<(), Invali
     Ok(())
 }
 
+fn check_id<'a>(i: usize, id: &'a str, seen: &mut HashSet<&'a str>) -> Result<(), Invalid> {
+    if id.trim().is_empty() {
+        return Err((format!("runs[{i}].id"), "a run id cannot be empty".into()));
+    }
+    if !seen.insert(id) {
+        return Err((format!("runs[{i}].id"), format!("duplicate run id {id:?}")));
+    }
+    Ok(())
+}
+
 fn warn(warnings: &mut Warnings, path: String, message: impl Into<String>) {
     warnings.push(path, message);
 }
 
-fn check_run(at: &str, run: &Run, w: &mut Warnings) {
+pub(crate) fn check_run(at: &str, run: &Run, w: &mut Warnings) {
     if let Some(d) = run.duration_s {
         if d < 0.0 {
             warn(w, format!("{at}.duration_s"), format!("negative duration ({d} s)"));

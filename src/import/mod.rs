@@ -356,6 +356,12 @@ pub fn import_bytes(name: &str, bytes: &[u8]) -> Result<Imported, LoadError> {
     import(name, bytes, None, &mut |_, _| {})
 }
 
+/// What `import` makes of a bundle file the loader has read (`bundle::split_load` reads big ones
+/// on several workers or threads).
+pub fn imported_bundle(loaded: bundle::Loaded) -> Imported {
+    Imported { format: Format::Bundle, bundle: loaded.bundle, warnings: loaded.warnings, records: 0 }
+}
+
 /// A text stream read line by line into one reused buffer: lines are numbered from 1 and
 /// counted for the progress display, and an I/O error names the line it stopped at.
 pub struct Lines<'a> {

@@ -195,6 +195,12 @@ pub fn import_file_as(path: &std::path::Path, threads: usize, format: Option<For
     let src = FileSource { path: path.to_path_buf(), size };
     let head = src.read_at(0, HEAD_BYTES).map_err(|e| io_err(&name, e))?;
     let planned = plan(&name, &head, size, threads).filter(|_| format.is_none_or(|f| f == Format::JmeterCsv));
+    // A big bundle is cut into groups of runs, each parsed on a thread (`bundle::split_load`).
+    let bundle = format.map_or_else(|| super::detect(&name, &head).ok(), Some) == Some(Format::Bundle);
+    if bundle && threads >= 2 && (crate::bundle::split_load::MIN_SPLIT_BYTES..=super::MAX_WHOLE_FILE_BYTES).contains(&size) {
+        let bytes = std::fs::read(path).map_err(|e| io_err(&name, e))?;
+        return crate::bundle::split_load::load_bundle_threads(&name, &bytes, threads).map(super::imported_bundle);
+    }
     let Some(plan) = planned else {
         let f = std::fs::File::open(path).map_err(|e| io_err(&name, e))?;
         return super::import(&name, f, format, &mut |_, _| {});
@@ -252,6 +258,24 @@ mod tests {
             s.push_str(&format!("{},{},{label},200,OK,{},{}\n", 1_000 + i, (i * 13) % 997, i % 11 != 0, i));
         }
         s.into_bytes()
+    }
+
+    #[test]
+    fn a_big_bundle_file_is_read_on_threads_as_in_one_pass() {
+        use serde_json::json;
+        let tx: Vec<_> = (0..2000).map(|i| json!({"name": format!("tx {i}"), "samples": 10 + i, "median_ms": i as f64 + 0.5,
+            "histogram": {"upper_bounds_ms": [1.5, 2.5, 40.25, 80.0], "counts": [1, 2, 3, 4]}})).collect();
+        let runs: Vec<_> = (0..40).map(|r| json!({"id": format!("r{r}"), "label": format!("Run {r}"), "transactions": tx})).collect();
+        let text = json!({"format": "runlens-bundle", "version": 1, "report": {"title": "Big"}, "runs": runs}).to_string();
+        assert!(text.len() as u64 >= crate::bundle::split_load::MIN_SPLIT_BYTES, "{} bytes", text.len());
+        assert!(crate::bundle::split::split(text.as_bytes(), 2).is_some(), "the file is cut");
+        let path = std::env::temp_dir().join(format!("runlens-big-bundle-{}.json", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let one = import_file(&path, 1).unwrap();
+        let threads = import_file(&path, 2).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(one.bundle.runs.len(), 40);
+        assert_eq!((threads.format, threads.bundle, threads.warnings, threads.records), (one.format, one.bundle, one.warnings, one.records));
     }
 
     #[test]

@@ -34,6 +34,13 @@ pub fn App() -> impl IntoView {
     if srcs.is_empty() && !shared && !state.url.with_untracked(|u| u.embed) {
         loader::restore(state);
     }
+    // A link straight to a view with charts: Plotly.js loads while the worker reads the bundles
+    // (the page's thread is idle then), not after them (a 50 MB bundle's latency view: ...).
+    if !srcs.is_empty() && state.url.with_untracked(|u| u.view.has_charts()) {
+        leptos::task::spawn_local(async {
+            let _ = super::plotly_loader::ensure_plotly().await;
+        });
+    }
     loader::load_urls(state, srcs);
     if state.url.with_untracked(|u| u.embed) {
         browser::observe_height_for_parent();

@@ -7,14 +7,21 @@
 //! index}`, `{type:"part", job, index, data}`; worker → page `{type:"ready", build}`,
 //! `{type:"progress", job, bytes, records}`, `{type:"plan", job, data, ranges}` (a large JMeter CSV
 //! is split: the page hands ranges 1.. to other workers), `{type:"part", job, index, data}`,
-//! `{type:"done", job, data, runs}` (`data` the answer without its runs, `runs` one array per run,
-//! `crate::wire::Pieces`; read one run at a time, yielding between, so a big bundle
-//! never holds the page in one long task), `{type:"error", job, message}`.
+//! `{type:"big", job, bundle}` (a big file: the other workers start, and warm up the bundle path
+//! with `{type:"warm"}` for a bundle), `{type:
+//! "bundle-parts", job, parts, firsts}` (a big bundle cut into groups of runs: the page hands group
+//! i to worker i as `{type:"runs", job, index, first, data}` and forwards each answer, `{type:
+//! "runs-done", job, index, first, ids, runs}`, which the page reads at once, `ingest_read`, and
+//! forwards without its runs to the first worker; `worker::bundle_parts`), `{type:"done", job,
+//! data, runs, later}` (`data` the answer without its runs, `runs` one array per run,
+//! `crate::wire::Pieces`; read one run at a time, yielding between, so a big bundle never holds
+//! the page in one long task; `later`: how many groups of runs read on their own follow),
+//! `{type:"error", job, message}`.
 //!
 //! Workers start through a module shim whose URLs carry the build id, because Trunk does not hash
 //! worker file names: a cached worker of an older deploy is never paired with a newer page.
 
-use crate::wire::{decode_head, decode_run, Done};
+use crate::wire::Done;
 use crate::worker::{msg, BUILD};
 use js_sys::{Array, Reflect, Uint8Array};
 use std::cell::RefCell;
@@ -87,7 +94,7 @@ thread_local! {
     static POOL: RefCell<Pool> = RefCell::new(Pool::default());
 }
 
-fn now() -> f64 {
+pub(super) fn now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
@@ -209,7 +216,8 @@ fn start_next() {
         return finish(id, Err("The ingest worker could not start in this browser.".into()));
     }
     // A large file will be split: start the other workers now, while the first reads its head.
-    if total.is_some_and(|t| t >= crate::import::parallel::MIN_PARALLEL_BYTES) {
+    let split_from = crate::import::parallel::MIN_PARALLEL_BYTES.min(crate::bundle::split_load::MIN_SPLIT_BYTES);
+    if total.is_some_and(|t| t >= split_from) {
         (1..workers).for_each(|i| {
             ensure_slot(i);
         });
@@ -321,22 +329,45 @@ fn on_message(index: usize, data: JsValue) {
             report_soon();
         }
         Some("plan") => hand_out_ranges(job, &data),
+        Some("big") => {
+            let workers = POOL.with(|p| p.borrow().size);
+            let bundle = get(&data, "bundle").is_truthy();
+            for i in 1..workers {
+                if ensure_slot(i) && bundle {
+                    send(i, msg(&[("type", "warm".into())]).into(), Array::new());
+                }
+            }
+        }
+        Some("bundle-parts") => hand_out_groups(job, &data),
+        Some("runs-done") => {
+            // The runs stay here and are read while the first worker finishes; it gets their ids.
+            let runs: Vec<Uint8Array> = get(&data, "runs").dyn_into::<Array>().map(|a| a.iter().filter_map(|r| r.dyn_into().ok()).collect()).unwrap_or_default();
+            let index = get(&data, "index").as_f64().unwrap_or(0.0) as usize;
+            let first = get(&data, "first").as_f64().unwrap_or(0.0) as usize;
+            if !get(&data, "failed").is_truthy() {
+                leptos::task::spawn_local(super::ingest_read::read_later(job, index, first, runs));
+            }
+            let m = msg(&[("type", "runs-done".into()), ("job", job.into()), ("index", get(&data, "index")), ("ids", get(&data, "ids")), ("failed", get(&data, "failed"))]);
+            send(0, m.into(), Array::new());
+        }
         Some("part") => {
             let transfer = Array::of1(&get(&get(&data, "data"), "buffer"));
             let m = msg(&[("type", "part".into()), ("job", job.into()), ("index", get(&data, "index")), ("data", get(&data, "data")), ("failed", get(&data, "failed"))]);
             send(0, m.into(), transfer);
         }
         Some("done") => {
-            // A one-worker import's own timing (the ingest benchmark reads it): kept as
+            // A one-worker import's own timing (the ingest benchmark reads it), or how many groups
+            // of a big bundle's runs other workers read (the end-to-end tests do): kept as
             // `runlensIngest` on the window, never shown.
-            if let Some(window) = web_sys::window().filter(|_| get(&data, "ms").as_f64().is_some()) {
-                let timing = msg(&[("ms", get(&data, "ms")), ("readMs", get(&data, "read_ms"))]);
+            if let Some(window) = web_sys::window() {
+                let timing = msg(&[("ms", get(&data, "ms")), ("readMs", get(&data, "read_ms")), ("groups", get(&data, "later"))]);
                 let _ = Reflect::set(&window, &"runlensIngest".into(), &timing);
             }
             let head = get(&data, "data").dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
             let runs: Vec<Uint8Array> = get(&data, "runs").dyn_into::<Array>().map(|a| a.iter().filter_map(|r| r.dyn_into().ok()).collect()).unwrap_or_default();
+            let later = get(&data, "later").as_f64().map(|n| n as usize);
             leptos::task::spawn_local(async move {
-                if let Some(result) = read_done(job, &head, runs).await {
+                if let Some(result) = super::ingest_read::read_done(job, &head, runs, later).await {
                     finish(job, result.map(|done| {
                         let kept = kept_blob(&done);
                         (done, kept)
@@ -349,50 +380,19 @@ fn on_message(index: usize, data: JsValue) {
     }
 }
 
-/// Reads a finished job's answer run by run, yielding to the browser whenever a stretch of work
-/// has taken `SLICE_MS`; None when the job was cancelled meanwhile.
-async fn read_done(job: u32, head: &[u8], runs: Vec<Uint8Array>) -> Option<Result<Done, String>> {
-    const SLICE_MS: f64 = 30.0;
-    const YIELD_BEFORE_SHOW_MS: f64 = 5.0;
-    let mut done = match decode_head(head) {
-        Ok(d) => d,
-        Err(e) => return Some(Err(e)),
-    };
-    let mut since = now();
-    let n = runs.len();
-    let mut buf: Vec<u8> = Vec::new();
-    for (i, r) in runs.into_iter().enumerate() {
-        if now() - since > SLICE_MS {
-            POOL.with(|p| {
-                if let Some(j) = p.borrow_mut().current.as_mut().filter(|j| j.id == job) {
-                    j.opening = Some((i, n));
-                }
-            });
-            report();
-            super::browser::yield_now().await;
-            if POOL.with(|p| p.borrow().current.as_ref().map(|j| j.id)) != Some(job) {
-                return None;
-            }
-            since = now();
+/// Whether `job` is still the running job (not cancelled, not failed).
+pub(super) fn is_current(job: u32) -> bool {
+    POOL.with(|p| p.borrow().current.as_ref().map(|j| j.id)) == Some(job)
+}
+
+/// Tells the busy bar that `i` of `n` runs of the job's answer are read.
+pub(super) fn opening(job: u32, i: usize, n: usize) {
+    POOL.with(|p| {
+        if let Some(j) = p.borrow_mut().current.as_mut().filter(|j| j.id == job) {
+            j.opening = Some((i, n));
         }
-        // One buffer for every run's bytes (a 50 MB bundle is 50 pieces of 1 MB).
-        buf.clear();
-        buf.reserve(r.length() as usize);
-        let bytes = r.copy_to_uninit(&mut buf.spare_capacity_mut()[..r.length() as usize]);
-        match decode_run(bytes, i) {
-            Ok(run) => done.bundle.runs.push(run),
-            Err(e) => return Some(Err(e)),
-        }
-    }
-    // The view that shows the runs (a comparison, a table) is built in a task of its own, not at
-    // the end of the one that read the last runs (one 112 ms task of a 50 MB bundle's opening).
-    if now() - since > YIELD_BEFORE_SHOW_MS {
-        super::browser::yield_now().await;
-        if POOL.with(|p| p.borrow().current.as_ref().map(|j| j.id)) != Some(job) {
-            return None;
-        }
-    }
-    Some(Ok(done))
+    });
+    report();
 }
 
 /// What to remember of a finished job: a bundle file as it was given.
@@ -423,6 +423,24 @@ fn hand_out_ranges(job: u32, data: &JsValue) {
             }
         });
         send_range_to(slot, job, &name, blob.as_ref(), &plan, i);
+    }
+}
+
+/// The first worker cut a big bundle: group i (1..) of its runs goes to worker i.
+fn hand_out_groups(job: u32, data: &JsValue) {
+    let parts = get(data, "parts").dyn_into::<Array>().unwrap_or_default();
+    let firsts = get(data, "firsts").dyn_into::<Array>().unwrap_or_default();
+    for (k, part) in parts.iter().enumerate() {
+        let index = k + 1;
+        let slot = if ensure_slot(index) { index } else { 0 };
+        POOL.with(|p| {
+            if let Some(j) = p.borrow_mut().current.as_mut() {
+                j.slots.push(slot);
+            }
+        });
+        let transfer = Array::of1(&get(&part, "buffer"));
+        let m = msg(&[("type", "runs".into()), ("job", job.into()), ("index", (index as u32).into()), ("first", firsts.get(k as u32)), ("data", part)]);
+        send(slot, m.into(), transfer);
     }
 }
 

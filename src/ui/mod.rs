@@ -4,6 +4,7 @@ mod app;
 mod browser;
 pub mod components;
 mod ingest;
+mod ingest_read;
 mod loader;
 pub mod panic;
 mod persist;

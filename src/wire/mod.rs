@@ -40,6 +40,12 @@ pub struct Pieces {
 
 pub fn encode_done(mut imp: Imported) -> Pieces {
     let runs = std::mem::take(&mut imp.bundle.runs);
+    Pieces { head: encode_head(imp), runs: runs.into_iter().map(encode_run).collect() }
+}
+
+/// The answer without its runs (`imp.bundle.runs` is left out: pieces of runs are made apart).
+pub fn encode_head(mut imp: Imported) -> Vec<u8> {
+    imp.bundle.runs.clear();
     let done = Done {
         format: imp.format.slug().into(),
         format_title: imp.format.title().into(),
@@ -47,19 +53,23 @@ pub fn encode_done(mut imp: Imported) -> Pieces {
         warnings: imp.warnings.iter().map(|w| (w.path.clone(), w.message.clone())).collect(),
         records: imp.records,
     };
-    Pieces {
-        head: serde_json::to_vec(&done).unwrap_or_default(),
-        runs: runs.into_iter().map(encode_run).collect(),
-    }
+    serde_json::to_vec(&done).unwrap_or_default()
 }
 
-fn encode_run(mut run: Run) -> Vec<u8> {
+pub fn encode_run(mut run: Run) -> Vec<u8> {
+    encode_run_ref(&mut run)
+}
+
+/// `encode_run` of a run that is kept (its transactions are taken out while its head is written,
+/// then put back).
+pub fn encode_run_ref(run: &mut Run) -> Vec<u8> {
     let txs = std::mem::take(&mut run.transactions);
-    let head = serde_json::to_vec(&run).unwrap_or_default();
+    let head = serde_json::to_vec(&*run).unwrap_or_default();
     let mut out = Vec::with_capacity(4 + head.len() + txs.len() * 128);
     out.extend_from_slice(&u32::try_from(head.len()).unwrap_or(u32::MAX).to_le_bytes());
     out.extend_from_slice(&head);
     transactions::encode(&txs, &mut out);
+    run.transactions = txs;
     out
 }
 

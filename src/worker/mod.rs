@@ -5,6 +5,7 @@
 //! (a large JTL's reads are awaited, `stream`; everything else runs without yielding).
 
 mod blob_source;
+mod bundle_parts;
 pub mod chunk_source;
 mod stream;
 mod warm;
@@ -37,7 +38,7 @@ thread_local! {
     static PENDING: RefCell<Vec<Pending>> = const { RefCell::new(Vec::new()) };
 }
 
-fn scope() -> DedicatedWorkerGlobalScope {
+pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
@@ -54,7 +55,7 @@ fn post(o: &Object) {
     let _ = scope().post_message(o);
 }
 
-fn bytes_to_js(bytes: &[u8]) -> Uint8Array {
+pub(crate) fn bytes_to_js(bytes: &[u8]) -> Uint8Array {
     let arr = Uint8Array::new_with_length(bytes.len() as u32);
     arr.copy_from(bytes);
     arr
@@ -70,14 +71,13 @@ fn post_bytes(kind: &str, job: u32, extra: &[(&str, JsValue)], bytes: &[u8]) {
 }
 
 /// Posts a finished import: its head as `data`, its runs as `runs` (one array each, all
-/// transferred), so the page reads them one by one (`wire::Pieces`).
-fn post_done(job: u32, imp: import::Imported, extra: &[(&str, JsValue)]) {
-    let pieces = crate::wire::encode_done(imp);
+/// transferred), so the page reads them one by one (`wire::Pieces`). `more` are pieces of later
+/// runs that other workers made (`bundle_parts`), passed on as they are.
+pub(crate) fn post_done(job: u32, pieces: crate::wire::Pieces, more: impl Iterator<Item = Uint8Array>, extra: &[(&str, JsValue)]) {
     let head = bytes_to_js(&pieces.head);
     let runs = js_sys::Array::new();
     let transfer = js_sys::Array::of1(&head.buffer());
-    for r in &pieces.runs {
-        let arr = bytes_to_js(r);
+    for arr in pieces.runs.iter().map(|r| bytes_to_js(r)).chain(more) {
         transfer.push(&arr.buffer());
         runs.push(&arr);
     }
@@ -86,7 +86,12 @@ fn post_done(job: u32, imp: import::Imported, extra: &[(&str, JsValue)]) {
     let _ = scope().post_message_with_transfer(&msg(&pairs), &transfer);
 }
 
-fn post_error(job: u32, message: &str) {
+/// `post_done` of one worker's import.
+pub(crate) fn post_imported(job: u32, imp: import::Imported, extra: &[(&str, JsValue)]) {
+    post_done(job, crate::wire::encode_done(imp), std::iter::empty(), extra)
+}
+
+pub(crate) fn post_error(job: u32, message: &str) {
     post(&msg(&[("type", "error".into()), ("job", job.into()), ("message", message.into())]));
 }
 
@@ -109,11 +114,11 @@ fn progress(job: u32, bytes: u64, records: u64) {
     post(&msg(&[("type", "progress".into()), ("job", job.into()), ("bytes", (bytes as f64).into()), ("records", (records as f64).into())]));
 }
 
-fn get(o: &JsValue, k: &str) -> JsValue {
+pub(crate) fn get(o: &JsValue, k: &str) -> JsValue {
     Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn get_u32(o: &JsValue, k: &str) -> u32 {
+pub(crate) fn get_u32(o: &JsValue, k: &str) -> u32 {
     get(o, k).as_f64().unwrap_or(0.0) as u32
 }
 
@@ -142,6 +147,13 @@ thread_local! {
 }
 
 fn handle(data: JsValue) {
+    if get(&data, "type").as_string().as_deref() == Some("warm") {
+        // A worker started for a big bundle's later runs: warm up while the file arrives.
+        if !GIVEN_WORK.with(|g| g.get()) {
+            warm::bundle_group();
+        }
+        return;
+    }
     GIVEN_WORK.with(|g| g.set(true));
     let job = get_u32(&data, "job");
     let name = get(&data, "name").as_string().unwrap_or_default();
@@ -154,14 +166,20 @@ fn handle(data: JsValue) {
             let url = get(&data, "url").as_string().unwrap_or_default();
             let workers = get_u32(&data, "workers").max(1) as usize;
             wasm_bindgen_futures::spawn_local(async move {
-                match download(job, &url).await {
-                    Ok(body) => import_input(job, &name, Input::Chunks(body), workers),
+                match download(job, &url, &name, workers).await {
+                    Ok(Downloaded::Chunks(body)) => import_input(job, &name, Input::Chunks(body), workers),
+                    Ok(Downloaded::Bundle(bytes, scanner)) => {
+                        let seps = scanner.finish(&bytes);
+                        bundle_parts::start_or_load(job, &name, bytes, seps, workers);
+                    }
                     Err(m) => post_error(job, &m),
                 }
             });
         }
         Some("range") => read_range(job, &name, &data),
         Some("part") => take_part(job, &data),
+        Some("runs") => bundle_parts::load_group(job, &data),
+        Some("runs-done") => bundle_parts::take_group(job, &data),
         _ => {}
     }
 }
@@ -202,6 +220,16 @@ fn import_input(job: u32, name: &str, input: Input, workers: usize) {
         Err(e) => return post_error(job, &format!("{name}: the file could not be read ({e})")),
     };
     let size = input.source().size();
+    // A big bundle is cut into groups of runs, one per worker (`bundle_parts`).
+    if splits_as_bundle(name, &head, size, workers) {
+        tell_big(job, true);
+        let bytes = match input.source().read_at(0, size as usize) {
+            Ok(b) => b,
+            Err(e) => return post_error(job, &format!("{name}: the file could not be read ({e})")),
+        };
+        let seps = crate::bundle::split::run_separators(&bytes);
+        return bundle_parts::start_or_load(job, name, bytes, seps, workers);
+    }
     let plan = parallel::plan(name, &head, size, workers);
     let layout = if plan.is_some() { None } else { parallel::range_layout(name, &head, size) };
     if plan.is_none() && layout.is_none() {
@@ -244,7 +272,7 @@ fn import_input(job: u32, name: &str, input: Input, workers: usize) {
             match part.and_then(|p| parallel::finish(&name, &src, &plan, vec![p])) {
                 // Timings of a one-worker import, for the ingest benchmark: all of it, and the
                 // part spent waiting for the file.
-                Ok(imp) => post_done(job, imp, &[("ms", timing.total_ms.into()), ("read_ms", timing.waited_ms.into())]),
+                Ok(imp) => post_imported(job, imp, &[("ms", timing.total_ms.into()), ("read_ms", timing.waited_ms.into())]),
                 Err(e) => post_error(job, &e.to_string()),
             }
         });
@@ -262,7 +290,7 @@ fn import_whole(job: u32, name: &str, src: &dyn RangeSource, size: u64) {
     match import::import_sized(name, reader, Some(size), None, &mut |bytes, records| progress(job, bytes, records)) {
         Ok(imp) => {
             let timing = [("ms", (js_sys::Date::now() - t0).into()), ("read_ms", blob_source::READ_MS.with(|r| r.get()).into())];
-            post_done(job, imp, &timing)
+            post_imported(job, imp, &timing)
         }
         Err(e) => post_error(job, &e.to_string()),
     }
@@ -322,29 +350,50 @@ fn take_part(job: u32, data: &JsValue) {
     try_finish(job);
 }
 
+/// Takes the first entry `done` says is complete out of a queue of work waiting for parts from
+/// other workers.
+pub(crate) fn take_first<T>(queue: &RefCell<Vec<T>>, done: impl Fn(&T) -> bool) -> Option<T> {
+    let mut q = queue.borrow_mut();
+    let i = q.iter().position(done)?;
+    Some(q.remove(i))
+}
+
 fn try_finish(job: u32) {
-    let ready = PENDING.with(|q| q.borrow().iter().any(|p| p.job == job && p.parts.iter().all(Option::is_some)));
-    if !ready {
-        return;
-    }
-    let Some(p) = PENDING.with(|q| {
-        let mut q = q.borrow_mut();
-        let i = q.iter().position(|p| p.job == job)?;
-        Some(q.remove(i))
-    }) else {
+    let Some(p) = PENDING.with(|q| take_first(q, |p| p.job == job && p.parts.iter().all(Option::is_some))) else {
         return;
     };
     let src = BlobSource { blob: p.blob };
     let results = p.parts.into_iter().flatten().collect();
     let settled = parallel::settle(&p.name, &src, &p.plan, results);
     match settled.and_then(|parts| parallel::finish(&p.name, &src, &p.plan, parts)) {
-        Ok(imp) => post_done(job, imp, &[]),
+        Ok(imp) => post_imported(job, imp, &[]),
         Err(e) => post_error(job, &e.to_string()),
     }
 }
 
+/// Whether a file may be a bundle to cut between workers: big enough, not too big to read whole,
+/// and a bundle by name or content.
+fn splits_as_bundle(name: &str, head: &[u8], size: u64, workers: usize) -> bool {
+    workers >= 2
+        && (crate::bundle::split_load::MIN_SPLIT_BYTES..=import::MAX_WHOLE_FILE_BYTES).contains(&size)
+        && import::detect(name, head) == Ok(import::Format::Bundle)
+}
+
+/// Tells the page that a big file is coming, so that it starts the other workers (and has them
+/// warm up the bundle path, for a `bundle`).
+fn tell_big(job: u32, bundle: bool) {
+    post(&msg(&[("type", "big".into()), ("job", job.into()), ("bundle", bundle.into())]));
+}
+
+/// A downloaded body: its chunks, or (a big bundle) its bytes already gathered and scanned for the
+/// runs while they arrived, so that cutting it costs nothing once the last byte is in.
+enum Downloaded {
+    Chunks(ChunkSource),
+    Bundle(Vec<u8>, crate::bundle::split::Scanner),
+}
+
 /// Downloads `url`, reporting progress; refuses bodies over the limit.
-async fn download(job: u32, url: &str) -> Result<ChunkSource, String> {
+async fn download(job: u32, url: &str, name: &str, workers: usize) -> Result<Downloaded, String> {
     use wasm_bindgen_futures::JsFuture;
     let resp = JsFuture::from(scope().fetch_with_str(url)).await.map_err(|_| {
         format!("Could not fetch {url}: the server did not answer, or it does not allow other sites to read it (cross-origin reads need an Access-Control-Allow-Origin header).")
@@ -354,27 +403,72 @@ async fn download(job: u32, url: &str) -> Result<ChunkSource, String> {
         return Err(format!("Could not fetch {url}: the server answered HTTP {} {}.", resp.status(), resp.status_text()));
     }
     let Some(body) = resp.body() else {
-        return Ok(ChunkSource::new(Vec::new()));
+        return Ok(Downloaded::Chunks(ChunkSource::new(Vec::new())));
     };
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let mut chunks = Vec::new();
     let mut total = 0u64;
+    // The length the server announced (none for a chunked body, the compressed one for a
+    // compressed body: only a hint for what to expect).
+    let length = resp.headers().get("content-length").ok().flatten().and_then(|l| crate::number::parse_f64(&l)).unwrap_or(0.0) as u64;
+    // Undecided until the head is in (or the body ends): whether this is a big bundle, gathered
+    // and scanned as it arrives.
+    let mut decided = length < crate::bundle::split_load::MIN_SPLIT_BYTES;
+    let mut gathered: Option<(Vec<u8>, crate::bundle::split::Scanner)> = None;
     loop {
         let r = JsFuture::from(reader.read()).await.map_err(|_| format!("Could not read {url}: the connection broke off."))?;
-        if get(&r, "done").as_bool().unwrap_or(true) {
+        let done = get(&r, "done").as_bool().unwrap_or(true);
+        if !done {
+            let value = get(&r, "value");
+            total += Reflect::get(&value, &"byteLength".into()).ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
+            if total > crate::import::MAX_DOWNLOAD_BYTES {
+                let _ = reader.cancel();
+                return Err(format!("Did not load {url}: it is larger than {} GiB, more than a browser tab can hold.", crate::import::MAX_DOWNLOAD_BYTES >> 30));
+            }
+            let Ok(chunk) = value.dyn_into::<Uint8Array>() else {
+                return Err(format!("Could not read {url}: the browser gave something other than bytes."));
+            };
+            match gathered.as_mut() {
+                Some((bytes, scanner)) => {
+                    append(bytes, &chunk);
+                    scanner.feed(bytes);
+                }
+                None => chunks.push(chunk),
+            }
+            progress(job, total, 0);
+        }
+        if !decided && (done || total >= HEAD_BYTES as u64) {
+            decided = true;
+            let head = ChunkSource::new(std::mem::take(&mut chunks));
+            let first = head.read_at(0, HEAD_BYTES).unwrap_or_default();
+            let bundle = splits_as_bundle(name, &first, length.max(total), workers);
+            tell_big(job, bundle);
+            if bundle {
+                let mut bytes = Vec::new();
+                if bytes.try_reserve_exact(length as usize).is_err() {
+                    return Err(format!("Did not load {url}: there is not enough memory for it."));
+                }
+                head.chunks().iter().for_each(|c| append(&mut bytes, c));
+                let mut scanner = crate::bundle::split::Scanner::default();
+                scanner.feed(&bytes);
+                gathered = Some((bytes, scanner));
+            } else {
+                chunks = head.chunks().to_vec();
+            }
+        }
+        if done {
             break;
         }
-        let value = get(&r, "value");
-        total += Reflect::get(&value, &"byteLength".into()).ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
-        if total > crate::import::MAX_DOWNLOAD_BYTES {
-            let _ = reader.cancel();
-            return Err(format!("Did not load {url}: it is larger than {} GiB, more than a browser tab can hold.", crate::import::MAX_DOWNLOAD_BYTES >> 30));
-        }
-        match value.dyn_into::<Uint8Array>() {
-            Ok(chunk) => chunks.push(chunk),
-            Err(_) => return Err(format!("Could not read {url}: the browser gave something other than bytes.")),
-        }
-        progress(job, total, 0);
     }
-    Ok(ChunkSource::new(chunks))
+    Ok(match gathered {
+        Some((bytes, scanner)) => Downloaded::Bundle(bytes, scanner),
+        None => Downloaded::Chunks(ChunkSource::new(chunks)),
+    })
+}
+
+/// Appends a chunk's bytes.
+fn append(bytes: &mut Vec<u8>, chunk: &Uint8Array) {
+    let at = bytes.len();
+    bytes.resize(at + chunk.length() as usize, 0);
+    chunk.copy_to(&mut bytes[at..]);
 }

@@ -14,6 +14,18 @@ use crate::import::{parallel, warmup};
 /// The worker waits this long before warming up, so the page's first view does not compete with it.
 pub const DELAY_MS: u32 = 300;
 
+/// The warm-up of a worker started for a big bundle's later runs: the runs of a small generated
+/// bundle through `split_load::load_runs` and the wire, as `bundle_parts::load_group` takes them.
+pub fn bundle_group() {
+    let bundle = warmup::bundle();
+    let Some(split) = crate::bundle::split::split(bundle.as_bytes(), 2) else { return };
+    for (first, part) in &split.parts {
+        for run in crate::bundle::split_load::load_runs(part, *first).into_iter().flatten() {
+            let _ = crate::wire::encode_run(run);
+        }
+    }
+}
+
 /// Runs the warm-up; errors are ignored (it only has to have run).
 pub async fn run() {
     let bundle = warmup::bundle();

@@ -1,0 +1,60 @@
+//! Benchmark of loading a big bundle natively: the 50 MB bundle of the UI benchmark (50 runs ×
+//! 2,000 transactions, each with a 32-bucket histogram, as `e2e/tests/bench_ui.rs` generates it),
+//! through `bundle::load_bundle` (one pass), and cut by `bundle::split` (the scan alone, then the
+//! groups parsed on 2 threads, as the ingest workers parse them). Run:
+//! `cargo bench --bench bundle_load`. Prints medians of 5 (no timing assertions).
+
+use serde_json::{json, Value};
+use std::time::Instant;
+
+/// The same bundle as `bundle(50, 2000, 32)` in `e2e/tests/bench_ui.rs`.
+fn bundle(runs: usize, n: usize, buckets: usize) -> String {
+    let runs: Vec<Value> = (0..runs)
+        .map(|r| {
+            let tx: Vec<Value> = (0..n)
+                .map(|i| {
+                    let base = 50.0 + (i % 97) as f64 * 3.0 + (r % 5) as f64 * (i % 7) as f64;
+                    let bounds: Vec<f64> = (0..buckets).map(|k| (base * 0.3 * 1.12f64.powi(k as i32)).round() + k as f64).collect();
+                    let mid = buckets as f64 / 3.0;
+                    let counts: Vec<u64> = (0..buckets).map(|k| 1 + (100.0 * (-((k as f64 - mid) / 5.0).powi(2)).exp()) as u64).collect();
+                    json!({
+                        "name": format!("tx{i:05}"), "samples": counts.iter().sum::<u64>(), "errors": i % 5,
+                        "mean_ms": base, "median_ms": base * 0.9, "p90_ms": base * 1.5, "p95_ms": base * 1.8,
+                        "p99_ms": base * 2.5, "min_ms": base * 0.2, "max_ms": base * 4.0, "throughput_per_s": 12.5,
+                        "histogram": {"upper_bounds_ms": bounds, "counts": counts}
+                    })
+                })
+                .collect();
+            json!({"id": format!("run-{r:02}"), "label": format!("run {r:02}"), "transactions": tx})
+        })
+        .collect();
+    json!({"format": "runlens-bundle", "version": 1, "report": {"title": "Generated"}, "runs": runs}).to_string()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let text = bundle(50, 2000, 32);
+    let rounds: usize = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
+    let time = |f: &dyn Fn()| median((0..rounds).map(|_| { let t = Instant::now(); f(); t.elapsed().as_secs_f64() * 1e3 }).collect());
+    let one = runlens::bundle::load_bundle("bench.json", text.as_bytes()).expect("the bundle loads");
+    assert_eq!(one.bundle.runs.len(), 50);
+    let load = time(&|| assert!(runlens::bundle::load_bundle("bench.json", text.as_bytes()).is_ok()));
+    let seps = time(&|| assert!(runlens::bundle::split::run_separators(text.as_bytes()).is_some()));
+    let nan = time(&|| assert!(memchr::memmem::find(text.as_bytes(), b"NaN").is_none()));
+    println!("  run_separators {seps:.1} ms, memmem NaN {nan:.1} ms");
+    let cut = runlens::bundle::split::split(text.as_bytes(), 2).unwrap();
+    let head = time(&|| assert!(runlens::bundle::split_load::parse_head(&cut.head).is_some()));
+    let part = time(&|| assert!(runlens::bundle::split_load::load_runs(&cut.parts[0].1, cut.parts[0].0).is_some()));
+    println!("  head alone {head:.1} ms, part alone {part:.1} ms");
+    let scan = time(&|| assert!(runlens::bundle::split::split(text.as_bytes(), 2).is_some()));
+    assert_eq!(runlens::bundle::split_load::load_bundle_threads("bench.json", text.as_bytes(), 2).as_ref(), Ok(&one));
+    let threads = time(&|| assert!(runlens::bundle::split_load::load_bundle_threads("bench.json", text.as_bytes(), 2).is_ok()));
+    println!("{:.1} MB bundle, 50 runs x 2,000 transactions with histograms (medians of {rounds}):", text.len() as f64 / 1e6);
+    println!("  load_bundle, one pass:             {load:6.1} ms");
+    println!("  split (scan and copies), 2 groups: {scan:6.1} ms");
+    println!("  load_bundle_threads, 2 threads:    {threads:6.1} ms ({:.2}x)", load / threads);
+}
