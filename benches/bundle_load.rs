@@ -44,17 +44,17 @@ fn main() {
     assert_eq!(one.bundle.runs.len(), 50);
     let load = time(&|| assert!(runlens::bundle::load_bundle("bench.json", text.as_bytes()).is_ok()));
     let seps = time(&|| assert!(runlens::bundle::split::run_separators(text.as_bytes()).is_some()));
-    let nan = time(&|| assert!(memchr::memmem::find(text.as_bytes(), b"NaN").is_none()));
-    println!("  run_separators {seps:.1} ms, memmem NaN {nan:.1} ms");
     let cut = runlens::bundle::split::split(text.as_bytes(), 2).unwrap();
     let head = time(&|| assert!(runlens::bundle::split_load::parse_head(&cut.head).is_some()));
     let part = time(&|| assert!(runlens::bundle::split_load::load_runs(&cut.parts[0].1, cut.parts[0].0).is_some()));
-    println!("  head alone {head:.1} ms, part alone {part:.1} ms");
     let scan = time(&|| assert!(runlens::bundle::split::split(text.as_bytes(), 2).is_some()));
     assert_eq!(runlens::bundle::split_load::load_bundle_threads("bench.json", text.as_bytes(), 2).as_ref(), Ok(&one));
     let threads = time(&|| assert!(runlens::bundle::split_load::load_bundle_threads("bench.json", text.as_bytes(), 2).is_ok()));
     println!("{:.1} MB bundle, 50 runs x 2,000 transactions with histograms (medians of {rounds}):", text.len() as f64 / 1e6);
     println!("  load_bundle, one pass:             {load:6.1} ms");
+    println!("  run_separators (the scan alone):   {seps:6.1} ms");
     println!("  split (scan and copies), 2 groups: {scan:6.1} ms");
+    println!("  the head's group alone:            {head:6.1} ms (HEAD_SHARE {})", runlens::bundle::split::HEAD_SHARE);
+    println!("  the later group alone:             {part:6.1} ms");
     println!("  load_bundle_threads, 2 threads:    {threads:6.1} ms ({:.2}x)", load / threads);
 }
