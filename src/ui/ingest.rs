@@ -287,6 +287,8 @@ fn finish(id: u32, result: Result<(Done, Option<Blob>), String>) {
     if let Some(cb) = done {
         cb(result);
     }
+    // A cancelled or failed big bundle's runs read ahead are not wanted any more.
+    super::ingest_read::forget(id);
     report();
     start_next();
 }

@@ -29,6 +29,11 @@ thread_local! {
     static LATER: RefCell<Vec<Later>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Drops whatever was read ahead for `job`.
+pub fn forget(job: u32) {
+    LATER.with(|l| l.borrow_mut().retain(|g| g.job != job));
+}
+
 /// Reads pieces of runs (`first` is the first one's index in the bundle) into `out`, yielding
 /// every `SLICE_MS`; Err on a piece that does not read, None when the job was cancelled.
 async fn read_runs(job: u32, first: usize, pieces: Vec<Uint8Array>, out: &mut dyn FnMut(Run)) -> Option<Result<f64, String>> {
@@ -87,7 +92,7 @@ pub async fn read_done(job: u32, head: &[u8], runs: Vec<Uint8Array>, later: Opti
     if later.is_none() {
         // A bundle the first worker loaded whole after all (its cut did not load cleanly): any
         // later group read here is not wanted.
-        LATER.with(|l| l.borrow_mut().retain(|g| g.job != job));
+        forget(job);
     }
     if let Some(groups) = later {
         // Wait for the later groups still being read, then take them in order.
