@@ -116,7 +116,7 @@ def main():
     w = max(len(r[3]) for r in rows)
     text = [f"runlens UI benchmarks, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, dist {os.path.abspath(dist)}",
             f"load (uptime) before: {load_before}", f"load (uptime) after:  {load_after}",
-            f"medians; BENCH_REPS={os.environ.get('BENCH_REPS', '5')} repetitions (switches: 9)", "",
+            f"medians; BENCH_REPS={os.environ.get('BENCH_REPS', '5')} repetitions (the 50 MB bundle: twice that less one; switches: 9)", "",
             f"{'figure':<{w}}  {'median':>10}  {'target':<12}  {'previous':<22}  spread"]
     for key, target, prev, what in rows:
         if key in out:
