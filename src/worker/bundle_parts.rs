@@ -118,7 +118,7 @@ fn try_finish(job: u32) {
             // The runs are dropped after the answer is posted: freeing them takes a while.
             let runs = std::mem::take(&mut loaded.bundle.runs);
             let pieces = crate::wire::Pieces { head: crate::wire::encode_head(import::imported_bundle(loaded)), runs: p.head_runs };
-            post_done(job, pieces, std::iter::empty(), &[("later", (groups as u32).into())]);
+            post_done(job, pieces, &[("later", (groups as u32).into())]);
             drop(runs);
         }
         // The one-pass load, for its exact warnings and errors.

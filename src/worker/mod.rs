@@ -71,13 +71,12 @@ fn post_bytes(kind: &str, job: u32, extra: &[(&str, JsValue)], bytes: &[u8]) {
 }
 
 /// Posts a finished import: its head as `data`, its runs as `runs` (one array each, all
-/// transferred), so the page reads them one by one (`wire::Pieces`). `more` are pieces of later
-/// runs that other workers made (`bundle_parts`), passed on as they are.
-pub(crate) fn post_done(job: u32, pieces: crate::wire::Pieces, more: impl Iterator<Item = Uint8Array>, extra: &[(&str, JsValue)]) {
+/// transferred), so the page reads them one by one (`wire::Pieces`).
+pub(crate) fn post_done(job: u32, pieces: crate::wire::Pieces, extra: &[(&str, JsValue)]) {
     let head = bytes_to_js(&pieces.head);
     let runs = js_sys::Array::new();
     let transfer = js_sys::Array::of1(&head.buffer());
-    for arr in pieces.runs.iter().map(|r| bytes_to_js(r)).chain(more) {
+    for arr in pieces.runs.iter().map(|r| bytes_to_js(r)) {
         transfer.push(&arr.buffer());
         runs.push(&arr);
     }
@@ -88,7 +87,7 @@ pub(crate) fn post_done(job: u32, pieces: crate::wire::Pieces, more: impl Iterat
 
 /// `post_done` of one worker's import.
 pub(crate) fn post_imported(job: u32, imp: import::Imported, extra: &[(&str, JsValue)]) {
-    post_done(job, crate::wire::encode_done(imp), std::iter::empty(), extra)
+    post_done(job, crate::wire::encode_done(imp), extra)
 }
 
 pub(crate) fn post_error(job: u32, message: &str) {
