@@ -26,7 +26,12 @@ pub struct Split {
 pub fn split(bytes: &[u8], groups: usize) -> Option<Split> {
     let cut = Cut::new(bytes, &run_separators(bytes)?, groups)?;
     let parts = (0..cut.parts.len()).map(|i| (cut.parts[i].0, cut.part(bytes, i))).collect();
-    Some(Split { head: cut.head(bytes.to_vec()).0, parts })
+    // The head copied from the two slices around the later groups (`Cut::head` makes it in place
+    // from an owned file instead).
+    let mut head = Vec::with_capacity(cut.head_end + (bytes.len() - cut.close));
+    head.extend_from_slice(&bytes[..cut.head_end]);
+    head.extend_from_slice(&bytes[cut.close..]);
+    Some(Split { head, parts })
 }
 
 /// The head's group of runs is this many times the size of each other group (a 50 MB bundle on
