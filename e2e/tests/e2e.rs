@@ -6,7 +6,7 @@
 mod harness;
 
 use fantoccini::Locator;
-use harness::{query, serve_file, site, wait_text, with_browser};
+use harness::{serve_file, site, wait_query, wait_text, with_browser};
 
 const SEED000: &str = "examples/folio-reindex-orchid-vs-poppy.json";
 const SEED001: &str = "examples/folio-mod-search-eureka.json";
@@ -22,7 +22,7 @@ async fn landing_lists_the_examples_and_opens_one() {
         assert_eq!(cards.len(), 4);
         c.find(Locator::Css("[data-example='folio-reindex-orchid-vs-poppy.json']")).await.unwrap().click().await.unwrap();
         wait_text(&c, ".headline-card", "−12.4%").await;
-        assert!(query(&c).await.contains("src=examples%2Ffolio-reindex-orchid-vs-poppy.json"), "the link names the bundle");
+        wait_query(&c, &["src=examples%2Ffolio-reindex-orchid-vs-poppy.json"]).await; // the link names the bundle
         // Relative asset paths resolve under the sub-path.
         let plotly: bool = c.execute("return !!document.querySelector('link[href$=\".css\"]')", vec![]).await.unwrap().as_bool().unwrap();
         assert!(plotly);
@@ -91,7 +91,7 @@ async fn seed001_latency_table_and_sort_in_url() {
         c.find(p99).await.unwrap().click().await.unwrap();
         let first = wait_text(&c, "table[data-table='latency'] tbody tr:first-child", "MSF").await;
         assert!(first.contains("title query") && first.contains("11,512"), "the slowest p99 first: {first}");
-        assert!(query(&c).await.contains("sort=-p99"));
+        wait_query(&c, &["sort=-p99"]).await;
     })
     .await;
 }
@@ -119,8 +119,7 @@ async fn compare_view_threshold_and_regressions_filter() {
         assert!(d.contains("−12.4%") && d.contains("improved"), "{d}");
         let summary = wait_text(&c, "[data-testid='summary']", "regressed").await;
         c.find(Locator::Css("[data-testid='regressions']")).await.unwrap().click().await.unwrap();
-        let q = query(&c).await;
-        assert!(q.contains("regressions=1"), "{q}");
+        wait_query(&c, &["regressions=1"]).await;
         // Only rows with a regression remain: duration (improved) is gone.
         assert!(c.find_all(Locator::Css("table[data-table='compare-duration']")).await.unwrap().is_empty(), "{summary}");
     })

@@ -28,7 +28,14 @@ pub struct Env {
 }
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    free_ports::<1>()[0]
+}
+
+/// `N` distinct free ports: every listener is held until all are chosen, since the kernel may
+/// hand a just-closed port out again (two servers on one port: the site answered as WebDriver).
+fn free_ports<const N: usize>() -> [u16; N] {
+    let held: Vec<TcpListener> = (0..N).map(|_| TcpListener::bind("127.0.0.1:0").unwrap()).collect();
+    std::array::from_fn(|i| held[i].local_addr().unwrap().port())
 }
 
 fn wait_for_port(port: u16) {
@@ -76,7 +83,7 @@ pub fn env() -> &'static Env {
         std::fs::create_dir_all(&root).unwrap();
         std::os::unix::fs::symlink(&dist, root.join("runlens")).unwrap();
         let host_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("host");
-        let (site_port, other_port, wd_port) = (free_port(), free_port(), free_port());
+        let [site_port, other_port, wd_port] = free_ports::<3>();
         let driver = std::env::var("CHROMEDRIVER").unwrap_or("/usr/bin/chromedriver".into());
         let mut wd = Command::new(driver);
         wd.arg(format!("--port={wd_port}"));
@@ -242,9 +249,38 @@ pub async fn wait_text(c: &Client, css: &str, needle: &str) -> String {
     }
 }
 
-/// The page's current query string (without '?').
+/// The page's current query string (without '?'). The page writes the address bar a task after a
+/// change (`browser::replace_query_soon`): after a click, use [`wait_query`] or [`settled_query`].
 pub async fn query(c: &Client) -> String {
     c.execute("return location.search.slice(1)", vec![]).await.unwrap().as_str().unwrap_or("").to_string()
+}
+
+/// Waits until the query contains every one of `parts`; returns it.
+pub async fn wait_query(c: &Client, parts: &[&str]) -> String {
+    let t0 = Instant::now();
+    loop {
+        let q = query(c).await;
+        if parts.iter().all(|p| q.contains(p)) {
+            return q;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(15), "the query never held all of {parts:?}: {q}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The query once it has stopped changing: the same in two reads 200 ms apart.
+pub async fn settled_query(c: &Client) -> String {
+    let t0 = Instant::now();
+    let mut last = query(c).await;
+    loop {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let q = query(c).await;
+        if q == last {
+            return q;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(15), "the query kept changing: {last} then {q}");
+        last = q;
+    }
 }
 
 pub fn site(path_and_query: &str) -> String {

@@ -12,7 +12,7 @@
 mod harness;
 
 use fantoccini::{Client, Locator};
-use harness::{env, query, site, wait_text, with_browser};
+use harness::{env, settled_query, site, wait_query, wait_text, with_browser};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -200,7 +200,7 @@ async fn cancelling_a_large_jtl_midway_keeps_the_workspace_as_it_was() {
         c.goto(&site(&format!("?src={SEED001}&view=latency&base=non-eureka-20u&cand=eureka-20u&workers=1"))).await.unwrap();
         wait_text(&c, "table[data-table='latency']", "MSF_GET").await;
         let runs_before = run_ids(&c).await;
-        let query_before = query(&c).await;
+        let query_before = settled_query(&c).await;
         drop_path(&c, &big_path).await;
         // Midway: the busy bar shows some bytes read and not all.
         let t0 = Instant::now();
@@ -218,7 +218,7 @@ async fn cancelling_a_large_jtl_midway_keeps_the_workspace_as_it_was() {
         wait_notice(&c, "Stopped reading cancelled-2m.jtl; nothing was changed.", 30).await;
         assert!(c.find_all(Locator::Css(".busy")).await.unwrap().is_empty(), "the busy bar is gone");
         assert_eq!(run_ids(&c).await, runs_before, "the same runs, and no new one");
-        assert_eq!(query(&c).await, query_before, "the same view and selection");
+        assert_eq!(settled_query(&c).await, query_before, "the same view and selection");
         wait_text(&c, "main.view[data-view='latency'] table[data-table='latency']", "MSF_GET").await;
         let all = c.find(Locator::Css("body")).await.unwrap().text().await.unwrap();
         assert!(!all.contains("read as JMeter CSV"), "nothing of the cancelled file was added");
@@ -248,7 +248,7 @@ async fn a_jtl_opens_by_src_like_a_bundle() {
         wait_text(&c, "table[data-table='latency']", "MSF_GET").await;
         check_table(&latency_csv(&c).await, &answers);
         // The link names the file, so a reload opens it again from there.
-        assert!(query(&c).await.contains("src=..%2Ffiles%2Fby-src.jtl"), "{}", query(&c).await);
+        wait_query(&c, &["src=..%2Ffiles%2Fby-src.jtl"]).await;
         c.refresh().await.unwrap();
         wait_notice(&c, "by-src.jtl: read as", 60).await;
         wait_text(&c, "table[data-table='latency']", "MSF_GET").await;

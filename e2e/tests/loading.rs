@@ -1,6 +1,6 @@
 //! Loading, URLs, embedding and export, end to end.
 
-use crate::harness::{env, query, site, wait_text, with_browser};
+use crate::harness::{env, settled_query, site, wait_query, wait_text, with_browser};
 use fantoccini::{Client, Locator};
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -148,15 +148,13 @@ async fn a_reload_restores_view_runs_filters_and_theme() {
         c.find(Locator::Css("[data-testid='threshold-latency']")).await.unwrap().clear().await.unwrap();
         c.find(Locator::Css("[data-testid='threshold-latency']")).await.unwrap().send_keys("2.5\n").await.unwrap();
         c.find(Locator::Css(".theme-toggle")).await.unwrap().click().await.unwrap();
-        let before = query(&c).await;
         // The new baseline replaces the declared comparison's; its candidate stays.
-        for part in ["view=latency", "base=non-eureka-20u", "cand=eureka-1u", "filter=title", "threshold.latency=2.5", "theme="] {
-            assert!(before.contains(part), "{part} missing from {before}");
-        }
+        wait_query(&c, &["view=latency", "base=non-eureka-20u", "cand=eureka-1u", "filter=title", "threshold.latency=2.5", "theme="]).await;
+        let before = settled_query(&c).await;
         let theme_before = c.execute("return document.documentElement.dataset.theme", vec![]).await.unwrap();
         c.refresh().await.unwrap();
         wait_text(&c, "table[data-table='latency']", "title").await;
-        assert_eq!(query(&c).await, before, "the URL survives a reload unchanged");
+        assert_eq!(settled_query(&c).await, before, "the URL survives a reload unchanged");
         assert_eq!(c.execute("return document.documentElement.dataset.theme", vec![]).await.unwrap(), theme_before);
         let filter = c.find(Locator::Css("[data-testid='filter']")).await.unwrap().prop("value").await.unwrap();
         assert_eq!(filter.as_deref(), Some("title"));

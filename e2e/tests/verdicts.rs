@@ -2,7 +2,7 @@
 //! 000, a failed run that is not a win, the latency view offering the runs that have latency, and
 //! the trend over all runs.
 
-use super::harness::{query, site, wait_text, with_browser};
+use super::harness::{site, wait_query, wait_text, with_browser};
 use super::loading::eval_until;
 use fantoccini::Locator;
 
@@ -66,8 +66,7 @@ async fn seed001_latency_offers_the_runs_that_have_it_in_one_click() {
         c.find(Locator::XPath("//button[normalize-space()='Show 20 users: non-Eureka vs Eureka']")).await.unwrap().click().await.unwrap();
         wait_text(&c, "table[data-table='latency']", "MSF_GET /search/authorities").await;
         wait_text(&c, ".table-tools .count", "46 rows").await;
-        let q = query(&c).await;
-        assert!(q.contains("base=non-eureka-20u") && q.contains("cand=eureka-20u"), "{q}");
+        wait_query(&c, &["base=non-eureka-20u", "cand=eureka-20u"]).await;
         // Seed 001's 20-user statement, on the overview.
         c.find(Locator::Css("[data-view='overview']")).await.unwrap().click().await.unwrap();
         wait_text(&c, "[data-testid='summary']", "none of 46 transactions can be judged: 20 users, Eureka (qep1) has no per-transaction latency").await;
