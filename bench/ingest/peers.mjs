@@ -1,6 +1,7 @@
 // In-browser peers of runlens for scripts/bench-ingest.sh: the same JTL held as a File, turned into
 // the exact per-label table (count, errors, min, max, mean, p50/p90/p95/p99 by nearest rank,
-// sorted[ceil(p*n/100) - 1]). URL: peers.html?peer=duckdb-wasm-eh|papaparse&file=F&run=ID&settle=MS
+// sorted[ceil(p*n/100) - 1]); and the floor under them all, the File read and dropped (read-1w,
+// read-2w). URL: peers.html?peer=duckdb-wasm-eh|papaparse|read-1w|read-2w&file=F&run=ID&settle=MS
 //
 // Adapted from the shared research harness (shared/research/browser-perf-harness/bench.mjs and
 // peers.mjs: the DuckDB-Wasm set-up, the GROUP BY with quantile_disc, Papa Parse's `step` peer and
@@ -86,6 +87,38 @@ async function duck({db, conn}, buf) {
     max: Number(r.max), mean: Number(r.mean), p50: Number(r.p50), p90: Number(r.p90), p95: Number(r.p95), p99: Number(r.p99)}));
 }
 
+// The floor under every in-tab tool: the File's bytes read in workers and dropped, no parsing.
+// Read as runlens reads a range (src/worker/stream.rs): a BYOB reader on `slice().stream()` into
+// one reused 1 MiB buffer; with two workers, each reads one half at the same time.
+const READER = `onmessage = async (e) => {
+  const {file, start, end} = e.data;
+  const reader = file.slice(start, end).stream().getReader({mode: 'byob'});
+  let buf = new ArrayBuffer(1 << 20), bytes = 0;
+  for (;;) {
+    const {value, done} = await reader.read(new Uint8Array(buf));
+    if (done) break;
+    bytes += value.byteLength;
+    buf = value.buffer;
+  }
+  postMessage({bytes});
+};`;
+
+async function readInit(n) {
+  const url = URL.createObjectURL(new Blob([READER], {type: 'text/javascript'}));
+  return Array.from({length: n}, () => new Worker(url));
+}
+
+async function readAll(workers, f) {
+  const half = Math.floor(f.size / workers.length);
+  const parts = await Promise.all(workers.map((w, i) => new Promise((resolve) => {
+    w.onmessage = (e) => resolve(e.data.bytes);
+    w.postMessage({file: f, start: i * half, end: i === workers.length - 1 ? f.size : (i + 1) * half});
+  })));
+  const bytes = parts.reduce((a, b) => a + b, 0);
+  if (bytes !== f.size) throw new Error(`read ${bytes} of ${f.size} bytes`);
+  return null;
+}
+
 function loadScript(src) {
   return new Promise((res, rej) => {
     const el = document.createElement('script');
@@ -109,13 +142,24 @@ async function main() {
       await loadScript('/node_modules/papaparse/papaparse.min.js');
       result.version = window.Papa.VERSION;
       compute = async (buf) => papa(window.Papa, buf);
+    } else if (peer === 'read-1w' || peer === 'read-2w') {
+      const workers = await readInit(peer === 'read-1w' ? 1 : 2);
+      compute = null;
+      result.version = 'BYOB stream';
+      result.read = () => readAll(workers, f);
     } else throw new Error('unknown peer ' + peer);
     await sleep(settle);
     await post('/mark', {run, phase: 'before'});
     const t0 = now();
-    const buf = await f.arrayBuffer();
-    result.read_s = (now() - t0) / 1000;
-    const table = await compute(buf);
+    let table;
+    if (compute) {
+      const buf = await f.arrayBuffer();
+      result.read_s = (now() - t0) / 1000;
+      table = await compute(buf);
+    } else {
+      table = await result.read();
+      delete result.read;
+    }
     const t1 = now();
     result.file_to_table_s = (t1 - t0) / 1000;
     await post('/mark', {run, phase: 'after'});

@@ -56,13 +56,13 @@ def generate(work, rows):
 
 def measure(ctx, tool, path, run_id):
     timeout = 120 + 120 * os.path.getsize(path) / 1e9
-    if tool.kind in ("runlens", "peer", "memory"):
+    if tool.kind in ("runlens", "peer", "memory", "floor"):
         return T.run_browser(ctx["srv"], ctx["marks"], tool, os.path.basename(path), run_id, ctx["tmp"], timeout, ctx["settle"])
     return T.run_native(tool, path, ctx["tmp"], timeout)
 
 
 def verify(r, tool, answers):
-    if not r.get("ok"):
+    if not r.get("ok") or tool.kind == "floor":
         return
     r["mismatches"] = checks.check(r.pop("table", None), answers)
     if tool.kind == "runlens":
@@ -84,7 +84,8 @@ def one(ctx, tool, path, answers, n, retries, quiet):
 
 def show_run(r):
     mm = r.get("mismatches")
-    state = "ERROR " + str(r.get("error"))[:300] if not r.get("ok") else ("exact" if not mm else f"MISMATCH x{len(mm)}: {mm[:2]}")
+    state = "ERROR " + str(r.get("error"))[:300] if not r.get("ok") else (
+        "read, no table" if mm is None else "exact" if not mm else f"MISMATCH x{len(mm)}: {mm[:2]}")
     secs = r.get("secs")
     extra = f" extra={r['extra_mb']:.0f}MB" if r.get("extra_mb") is not None else ""
     task = f" longtask={r['longtask_max_ms']:.0f}ms" if r.get("longtask_max_ms") is not None else ""
@@ -113,7 +114,7 @@ def summary(rows, tool_list, rounds):
         secs = sorted(r["secs"] for r in ok)
         m = statistics.median(secs)
         mem = f"{statistics.median(r.get('peak_mb', 0) for r in ok):.0f} " + (
-            "(renderer VmHWM" if t.kind in ("runlens", "peer") else "(max RSS")
+            "(renderer VmHWM" if t.kind in ("runlens", "peer", "floor") else "(max RSS")
         if t.kind == "memory":
             mem = "– (not measured: the file is held whole in the tab"
         extra = [r["extra_mb"] for r in ok if r.get("extra_mb") is not None]
@@ -121,6 +122,8 @@ def summary(rows, tool_list, rounds):
             mem += f"; +{statistics.median(extra):.0f} during the ingest"
         tasks = [r["longtask_max_ms"] for r in ok if r.get("longtask_max_ms") is not None]
         exact = "✓" if len(ok) == len(rs) and all(r.get("mismatches") == [] for r in ok) else "✗"
+        if t.kind == "floor":
+            exact = "no table:"
         say(f"| {t.title} | {m:.3f} | {secs[0]:.3f}–{secs[-1]:.3f} | {f'{m / base_m:.2f}×' if base_m else '–'} | {mem}) | "
             f"{f'{statistics.median(tasks):.0f}' if tasks else '–'} | {exact} {len(ok)}/{len(rs)} |")
     # The same importer compiled to wasm (one worker, its reading of the file left out) against

@@ -39,6 +39,10 @@ def tools(env):
         Tool("runlens-chromium-2w", "runlens · Chromium · 2 workers (drop → table on screen)", "runlens", workers=2),
         Tool("duckdb-wasm-eh", "DuckDB-Wasm 1.32.0 eh · Chromium (File → table)", "peer", peer="duckdb-wasm-eh"),
         Tool("papaparse", "Papa Parse 5.7.1 + sort · Chromium (File → table)", "peer", peer="papaparse"),
+        # No table: the File's bytes read in workers and dropped (BYOB stream, as runlens reads
+        # a range), the floor under any in-tab tool's time.
+        Tool("read-floor-1w", "floor: the File read in 1 worker, no parsing · Chromium", "floor", peer="read-1w"),
+        Tool("read-floor-2w", "floor: the File read in 2 workers (a half each), no parsing · Chromium", "floor", peer="read-2w"),
         Tool("runlens-native-1t", "runlens · native · 1 thread (file → table)", "native",
              cmd=[env["example"], "{file}", "1"]),
         Tool("runlens-native-2t", "runlens · native · 2 threads (file → table)", "native",
