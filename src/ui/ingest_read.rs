@@ -27,11 +27,28 @@ struct Later {
 
 thread_local! {
     static LATER: RefCell<Vec<Later>> = const { RefCell::new(Vec::new()) };
+    /// Resolves the promise a finished job's answer waits on until its later groups are read.
+    static WAITER: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
 }
 
-/// Drops whatever was read ahead for `job`.
+/// Wakes the answer waiting on the later groups, if any, to look again.
+fn wake() {
+    if let Some(resolve) = WAITER.with(|w| w.borrow_mut().take()) {
+        let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+    }
+}
+
+/// Until [`wake`]: the answer sleeps instead of spinning through the event loop.
+async fn woken() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| WAITER.with(|w| *w.borrow_mut() = Some(resolve)));
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Drops whatever was read ahead for `job` (the job ended: its answer, if it waits, wakes to
+/// find it cancelled).
 pub fn forget(job: u32) {
     LATER.with(|l| l.borrow_mut().retain(|g| g.job != job));
+    wake();
 }
 
 /// Reads pieces of runs (`first` is the first one's index in the bundle) into `out`, yielding
@@ -76,6 +93,7 @@ pub async fn read_later(job: u32, index: usize, first: usize, pieces: Vec<Uint8A
     .await;
     let result = read.map_or_else(|| Err("cancelled".to_string()), |r| r.map(|_| ()));
     with_group(&mut |g| g.result = Some(result.clone()));
+    wake();
 }
 
 /// Reads a finished job's answer: the head, its runs, then (`later`: how many groups) the runs
@@ -95,13 +113,14 @@ pub async fn read_done(job: u32, head: &[u8], runs: Vec<Uint8Array>, later: Opti
         forget(job);
     }
     if let Some(groups) = later {
-        // Wait for the later groups still being read, then take them in order.
+        // Wait for the later groups still being read (each wakes this when it is), then take
+        // them in order.
         loop {
             let complete = LATER.with(|l| l.borrow().iter().filter(|g| g.job == job && g.result.is_some()).count());
             if complete >= groups {
                 break;
             }
-            super::browser::yield_now().await;
+            woken().await;
             if !is_current(job) {
                 return None;
             }
