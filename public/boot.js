@@ -2,6 +2,28 @@
 // inline module Trunk would write, index.html loads this file (Trunk's `pattern_script`, see
 // Trunk.toml), which reads the names of the hashed module and wasm from its own data attributes.
 const me = document.querySelector("script[data-runlens-js][data-runlens-wasm]");
+
+// The release build aborts at once on a panic (panic=immediate-abort, docs/size.md): the wasm
+// traps with a WebAssembly.RuntimeError and no Rust panic hook runs, so the error box of
+// src/ui/panic.rs is shown from here: the browser's words, as text, and a reload link.
+const stopped = (err) => {
+  if (!(err instanceof WebAssembly.RuntimeError) || document.getElementById("panic")) return;
+  const box = document.createElement("div");
+  box.id = "panic";
+  box.setAttribute("role", "alert");
+  const title = document.createElement("strong");
+  title.textContent = "runlens stopped because of an internal error. ";
+  const msg = document.createElement("pre");
+  msg.textContent = String(err);
+  const a = document.createElement("a");
+  a.setAttribute("href", "");
+  a.textContent = "Reload the page";
+  box.append(title, msg, a);
+  document.body.prepend(box);
+};
+addEventListener("error", (e) => stopped(e.error));
+addEventListener("unhandledrejection", (e) => stopped(e.reason));
+
 try {
   const { default: init } = await import(me.dataset.runlensJs);
   await init({ module_or_path: me.dataset.runlensWasm });

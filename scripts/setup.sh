@@ -14,6 +14,13 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The standard library's source, for the release build's -Zbuild-std (scripts/env.sh, docs/size.md):
+# the component of the same pinned toolchain, from the same place as the target above.
+if ! rustup component list --installed | grep -qx rust-src; then
+  say "adding the rust-src component (the page's release build compiles std with the app)"
+  rustup component add rust-src
+fi
+
 if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (a few minutes)"
   cargo install --locked "trunk@$TRUNK_VERSION"

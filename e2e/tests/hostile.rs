@@ -204,6 +204,33 @@ async fn a_good_bundle_stays_loaded_through_every_bad_file() {
 /// Wikis sandbox embeds (`sandbox="allow-scripts"` without `allow-same-origin`): the frame has an
 /// opaque origin, so every request is cross-origin. The module, the wasm, the stylesheet (with its
 /// integrity hash) and Plotly must all load, given `Access-Control-Allow-Origin: *`.
+/// The release build aborts at once on a panic (scripts/env.sh: panic=immediate-abort), so no Rust
+/// hook runs: the wasm traps with a `WebAssembly.RuntimeError` that reaches the page as an
+/// uncaught error, and `public/boot.js` shows the error box. The trap is raised here as the
+/// browser raises it (an error event carrying a `RuntimeError`, then a rejected promise carrying
+/// one): the box says what the browser said, as text, once, with a reload link; an ordinary
+/// script error shows nothing.
+#[tokio::test]
+async fn a_trap_in_the_wasm_shows_the_error_box_not_a_dead_page() {
+    with_browser(|c| async move {
+        c.goto(&site("?src=examples%2Ffolio-reindex-orchid-vs-poppy.json")).await.unwrap();
+        wait_text(&c, ".headline-card", "−12.4%").await;
+        let raise = "window.dispatchEvent(new ErrorEvent('error', {error: new Error('not a trap')}));";
+        c.execute(raise, vec![]).await.unwrap();
+        assert!(c.find_all(Locator::Css("#panic")).await.unwrap().is_empty(), "a script error is not a crash");
+        let trap = "window.dispatchEvent(new ErrorEvent('error', {error: new WebAssembly.RuntimeError('unreachable <b>x</b>')}));";
+        c.execute(trap, vec![]).await.unwrap();
+        let text = wait_text(&c, "#panic", "runlens stopped because of an internal error.").await;
+        assert!(text.contains("RuntimeError: unreachable <b>x</b>"), "the browser's words, as text: {text}");
+        c.execute("Promise.reject(new WebAssembly.RuntimeError('again'));", vec![]).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(c.find_all(Locator::Css("#panic")).await.unwrap().len(), 1, "one box");
+        let href = c.find(Locator::Css("#panic a")).await.unwrap().attr("href").await.unwrap();
+        assert_eq!(href.as_deref(), Some(""), "the link reloads the page");
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn a_sandboxed_embed_of_another_origin_is_styled_and_draws_charts() {
     with_browser(|c| async move {

@@ -1,5 +1,7 @@
 //! A panic never leaves a blank page: the hook logs to the console and shows the panic text (as
-//! text, not HTML) with a reload link.
+//! text, not HTML) with a reload link. The release build aborts at once instead (scripts/env.sh:
+//! panic=immediate-abort), so no hook runs there: the wasm traps, and `public/boot.js` shows the
+//! same box with the browser's words.
 
 pub fn install() {
     std::panic::set_hook(Box::new(|info| {
