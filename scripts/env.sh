@@ -11,8 +11,9 @@ if [ -f "$PWD/.tools/browser.env" ]; then source "$PWD/.tools/browser.env"; fi
 # and the wasm component tests keep the ordinary standard library and its panics). The target's
 # other flags come from .cargo/config.toml: Cargo adds these to them. A panic in the page then
 # traps, and public/boot.js shows the error box that src/ui/panic.rs shows in other builds.
-trunk() {
+with_release_wasm_options() {
   RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" \
-    command trunk "$@"
+    "$@"
 }
+trunk() { with_release_wasm_options command trunk "$@"; }
