@@ -6,7 +6,7 @@ if [ -f "$PWD/.tools/browser.env" ]; then source "$PWD/.tools/browser.env"; fi
 # Trunk, as every script runs it: the wasm binaries are built with the standard library compiled
 # with them (-Zbuild-std, from the toolchain's rust-src) and a panic that aborts at once
 # (panic=immediate-abort: no panic message formatting, no unwinding tables, no location strings).
-# The page's wasm is 31.6 KB gzip smaller (docs/size.md). These are unstable options of the
+# The page's wasm is 31.5 KB gzip smaller (docs/size.md). These are unstable options of the
 # pinned stable compiler; RUSTC_BOOTSTRAP=1 lets it take them, for these builds only (host tests
 # and the wasm component tests keep the ordinary standard library and its panics). The target's
 # other flags come from .cargo/config.toml: Cargo adds these to them. A panic in the page then
