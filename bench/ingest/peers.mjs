@@ -103,7 +103,7 @@ const READER = `onmessage = async (e) => {
   postMessage({bytes});
 };`;
 
-async function readInit(n) {
+function readInit(n) {
   const url = URL.createObjectURL(new Blob([READER], {type: 'text/javascript'}));
   return Array.from({length: n}, () => new Worker(url));
 }
@@ -134,7 +134,7 @@ async function main() {
     const blob = await (await fetch('/data/' + file)).blob();
     result.fetch_s = (now() - t) / 1000;
     const f = new File([blob], file);
-    let compute;
+    let compute = null, read = null;
     if (peer === 'duckdb-wasm-eh') {
       const d = await duckInit(result);
       compute = (buf) => duck(d, buf);
@@ -143,10 +143,9 @@ async function main() {
       result.version = window.Papa.VERSION;
       compute = async (buf) => papa(window.Papa, buf);
     } else if (peer === 'read-1w' || peer === 'read-2w') {
-      const workers = await readInit(peer === 'read-1w' ? 1 : 2);
-      compute = null;
+      const workers = readInit(peer === 'read-1w' ? 1 : 2);
       result.version = 'BYOB stream';
-      result.read = () => readAll(workers, f);
+      read = () => readAll(workers, f);
     } else throw new Error('unknown peer ' + peer);
     await sleep(settle);
     await post('/mark', {run, phase: 'before'});
@@ -157,8 +156,7 @@ async function main() {
       result.read_s = (now() - t0) / 1000;
       table = await compute(buf);
     } else {
-      table = await result.read();
-      delete result.read;
+      table = await read();
     }
     const t1 = now();
     result.file_to_table_s = (t1 - t0) / 1000;
