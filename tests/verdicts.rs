@@ -47,7 +47,7 @@ fn seed001_twenty_users_eureka_vs_non_eureka() {
     let selected = runs(&ws, &["non-eureka-20u", "eureka-20u"]);
     let labels: Vec<String> = selected.iter().map(|r| r.label.clone()).collect();
     let rows = compare(&selected, &ws.thresholds());
-    let tx: Vec<_> = rows.iter().filter(|r| r.section == Section::Transaction && r.metric == "p95").collect();
+    let tx: Vec<_> = rows.iter().filter(|r| r.section == Section::Transaction && &*r.metric == "p95").collect();
     assert_eq!(tx.len(), 46);
     for r in &tx {
         assert_eq!(r.cells[1].verdict, Verdict::Missing, "{}", r.key);

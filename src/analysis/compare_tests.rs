@@ -22,7 +22,7 @@ fn run(id: &str, dur: Option<f64>, p95: Option<f64>, thr: Option<f64>) -> Run {
 }
 
 fn find<'r>(rows: &'r [Row], key: &str, metric: &str) -> &'r Row {
-    rows.iter().find(|r| r.key == key && r.metric == metric).unwrap_or_else(|| panic!("no row {key} · {metric}"))
+    rows.iter().find(|r| &*r.key == key && &*r.metric == metric).unwrap_or_else(|| panic!("no row {key} · {metric}"))
 }
 
 fn with_resource(id: &str, metric: &str, unit: crate::bundle::Unit, avg: f64) -> Run {
@@ -178,7 +178,7 @@ fn metrics_of_one_key_stay_together() {
     let other = Resource { service: "t".into(), metric: "cpu".into(), unit: crate::bundle::Unit::Percent, average: Some(2.0), ..Default::default() };
     let a = Run { id: "a".into(), resources: vec![res(vec![]), other.clone()], ..Default::default() };
     let b = Run { id: "b".into(), resources: vec![res(vec![Phase { label: "late".into(), average: Some(3.0), peak: None }]), other], ..Default::default() };
-    let keys: Vec<(String, String)> = compare(&[&a, &b], &th()).into_iter().map(|r| (r.key, r.metric)).collect();
+    let keys: Vec<(String, String)> = compare(&[&a, &b], &th()).into_iter().map(|r| (r.key.to_string(), r.metric.to_string())).collect();
     assert_eq!(keys, vec![("s · cpu".into(), "average".into()), ("s · cpu".into(), "average (late)".into()), ("t · cpu".into(), "average".into())]);
 }
 
@@ -264,4 +264,26 @@ mod statistics {
         assert_eq!(r.cells[1].verdict, Verdict::NotComparable);
         assert!(r.reason(1).contains("aborted"));
     }
+}
+
+#[test]
+fn rows_share_names_and_past_the_shared_list_keep_their_own() {
+    // 50 phases give 100 metric names of one resource, past the list of shared names (64).
+    let phases: Vec<Phase> = (0..50).map(|i| Phase { label: format!("phase {i}"), average: Some(i as f64), peak: Some(2.0 * i as f64) }).collect();
+    let res = Resource { service: "s".into(), metric: "cpu".into(), unit: crate::bundle::Unit::Percent, average: Some(1.0), phases, ..Default::default() };
+    let tx = |name: &str| Transaction { name: name.into(), p95_ms: Some(10.0), mean_ms: Some(5.0), ..Default::default() };
+    let a = Run { id: "a".into(), resources: vec![res.clone()], transactions: vec![tx("login"), tx("search")], ..Default::default() };
+    let b = Run { id: "b".into(), ..a.clone() };
+    let rows = compare(&[&a, &b], &th());
+    for i in 0..50 {
+        let avg = find(&rows, "s · cpu", &format!("average (phase {i})"));
+        assert_eq!(avg.cells.iter().map(|c| c.value).collect::<Vec<_>>(), vec![Some(i as f64); 2]);
+        assert_eq!(find(&rows, "s · cpu", &format!("peak (phase {i})")).cells[1].value, Some(2.0 * i as f64));
+    }
+    // One allocation per name: a key's rows share it, and so do the rows of one metric.
+    let (p95, mean) = (find(&rows, "login", "p95"), find(&rows, "login", "mean"));
+    assert!(Arc::ptr_eq(&p95.key, &mean.key));
+    assert!(Arc::ptr_eq(&p95.metric, &find(&rows, "search", "p95").metric));
+    // The average, and two per phase (no peak or minimum of the whole: no rows for them).
+    assert_eq!(rows.iter().filter(|r| r.section == Section::Resource).count(), 1 + 100);
 }

@@ -107,7 +107,7 @@ fn describe(r: &Row, c: &Cell) -> (String, f64) {
                 _ => 1.0,
             };
             let rank = c.change.map_or(0.0, |ch| if let Change::Abs(_) = ch { 1e5 } else { ch.severity(r.spec.family, t) });
-            let what = if r.metric.is_empty() || r.metric == "count" { change } else { format!("{} {change}", r.metric) };
+            let what = if r.metric.is_empty() || &*r.metric == "count" { change } else { format!("{} {change}", r.metric) };
             (what, rank)
         }
     }
@@ -134,9 +134,9 @@ pub fn summarize(rows: &[Row], ci: usize) -> Summary {
     let mut absent = 0;
     for key in &order {
         let rs = &by_key[key];
-        let pick = |names: &[&str]| rs.iter().copied().filter(|r| names.contains(&r.metric.as_str())).collect::<Vec<_>>();
+        let pick = |names: &[&str]| rs.iter().copied().filter(|r| names.contains(&&*r.metric)).collect::<Vec<_>>();
         let mut judged = pick(&HEADLINE);
-        if !judged.iter().any(|r| r.metric != "errors") {
+        if !judged.iter().any(|r| &*r.metric != "errors") {
             judged.extend(pick(&FALLBACK));
         }
         let cells: Vec<(&Row, &Cell)> = judged.iter().filter_map(|r| r.cells.get(ci).map(|c| (*r, c))).collect();
@@ -163,7 +163,7 @@ pub fn summarize(rows: &[Row], ci: usize) -> Summary {
         s.others.add(o);
         if o == Outcome::Regressed {
             let (what, rank) = describe(r, c);
-            worst.push(Worst { section: r.section, key: r.key.clone(), what, rank });
+            worst.push(Worst { section: r.section, key: r.key.to_string(), what, rank });
         }
     }
     crate::order::sort_by(&mut worst, |a, b| b.rank.total_cmp(&a.rank));

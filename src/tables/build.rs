@@ -1,5 +1,6 @@
 //! Builders: the tables each view shows, from runs and comparison rows.
 
+use std::sync::Arc;
 use super::{Cell, Column, Content, DeltaText, Judged, Row, SortKey, Table};
 use crate::analysis::{self, points_decimals, Change, ConfigRow, Verdict};
 use crate::bundle::{Run, RunStatus, Unit};
@@ -200,11 +201,11 @@ pub fn compare_table(rows: &[analysis::Row], labels: &[String], section: Section
     let mut group = 0;
     let mut last_key: Option<&str> = None;
     for r in rows.iter().filter(|r| r.section == section && filter.keeps(r)) {
-        if last_key != Some(r.key.as_str()) {
+        if last_key != Some(&*r.key) {
             group += 1;
             last_key = Some(&r.key);
         }
-        let mut cells = vec![Cell::text(&r.key), Cell::text(if r.metric.is_empty() { "value" } else { &r.metric })];
+        let mut cells = vec![Cell::shared(r.key.clone()), Cell::text(if r.metric.is_empty() { "value" } else { &r.metric })];
         cells.extend(r.cells.iter().map(|c| value_cell(c, &r.spec)));
         if two {
             match r.cells.get(1) {
@@ -219,7 +220,7 @@ pub fn compare_table(rows: &[analysis::Row], labels: &[String], section: Section
         row.highlight = r.has_regression();
         row.rank = change_rank(r);
         out.push(row);
-        metrics.push(r.metric.as_str());
+        metrics.push(&*r.metric);
     }
     mark_primary(&mut out, &metrics);
     Table { id: format!("compare-{}", section_slug(section)), caption: section.title().into(), columns, rows: out }
@@ -285,14 +286,14 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
     // comes back later (rows built by hand) joins its first group.
     let tx: Vec<&analysis::Row> = rows.iter().filter(|r| r.section == Section::Transaction).collect();
     let text = fold::lower(&filter.text);
-    let mut groups: Vec<(&str, Vec<&analysis::Row>)> = Vec::new();
+    let mut groups: Vec<(&std::sync::Arc<str>, Vec<&analysis::Row>)> = Vec::new();
     let mut at: rustc_hash::FxHashMap<&str, usize> = Default::default();
     // Whether the last key seen passes the text filter (asked once per run of its rows): keys the
     // filter drops are never grouped.
     let mut passes: Option<(&str, bool)> = None;
     for r in &tx {
         let keep = match passes {
-            Some((k, keep)) if k == r.key.as_str() => keep,
+            Some((k, keep)) if k == &*r.key => keep,
             _ => {
                 let keep = text.is_empty() || fold::lower(&r.key).contains(&*text);
                 passes = Some((&r.key, keep));
@@ -303,7 +304,7 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
             continue;
         }
         match groups.last_mut() {
-            Some((k, g)) if *k == r.key.as_str() => g.push(r),
+            Some((k, g)) if **k == r.key => g.push(r),
             _ => {
                 let i = *at.entry(&r.key).or_insert_with(|| {
                     groups.push((&r.key, Vec::new()));
@@ -323,9 +324,9 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
         }
         // The first row of a metric wins, as in a comparison.
         let by_column: [Option<&analysis::Row>; LATENCY_COLUMNS.len()] =
-            LATENCY_COLUMNS.map(|(m, _)| metrics.iter().find(|r| r.metric == m).copied());
+            LATENCY_COLUMNS.map(|(m, _)| metrics.iter().find(|r| &*r.metric == m).copied());
         let rank = metrics.iter().filter_map(|r| change_rank(r)).fold(None, |m, x| Some(m.map_or(x, |m: f64| m.max(x))));
-        let key_cell = Cell::text(*key);
+        let key_cell = Cell::shared(Arc::clone(key));
         for ri in (0..labels.len()).filter(|ri| has_data[*ri]) {
             let mut cells = Vec::with_capacity(2 + LATENCY_COLUMNS.len());
             cells.push(key_cell.clone());

@@ -114,14 +114,16 @@ impl Cell {
         Cell { content, sort, delta: None, verdict: None, judged: None }
     }
     pub fn text(s: impl Into<String>) -> Cell {
-        let s: String = s.into();
+        Cell::shared(s.into().into())
+    }
+    /// A text cell that shares `text` (a name many rows repeat) instead of copying it.
+    pub fn shared(text: std::sync::Arc<str>) -> Cell {
         // Most names are lower case already: then one shared string serves both.
-        let lower: Option<std::sync::Arc<str>> = match crate::fold::lower(&s) {
+        let lower: Option<std::sync::Arc<str>> = match crate::fold::lower(&text) {
             std::borrow::Cow::Borrowed(_) => None,
-            std::borrow::Cow::Owned(l) if l == s => None,
+            std::borrow::Cow::Owned(l) if *l == *text => None,
             std::borrow::Cow::Owned(l) => Some(l.into()),
         };
-        let text: std::sync::Arc<str> = s.into();
         let sort = lower.unwrap_or_else(|| text.clone());
         Cell::with(Content::Text(text), SortKey::Text(sort))
     }

@@ -28,7 +28,7 @@ pub fn GridPanel() -> impl IntoView {
             rows.iter()
                 .enumerate()
                 .filter(|(_, r)| r.cells.iter().filter(|c| c.value.is_some()).count() >= 2)
-                .map(|(i, r)| (i, if r.metric.is_empty() { r.key.clone() } else { format!("{} · {}", r.key, r.metric) }))
+                .map(|(i, r)| (i, r.label()))
                 .collect::<Vec<_>>()
         })
     });

@@ -70,7 +70,7 @@ pub fn Latency() -> impl IntoView {
         state.rows.with(|rows| {
             let mut picked: Vec<&crate::analysis::Row> = rows
                 .iter()
-                .filter(|r| r.section == Section::Transaction && r.metric == m && f.keeps(r))
+                .filter(|r| r.section == Section::Transaction && &*r.metric == m && f.keeps(r))
                 .collect();
             // The slowest transactions (by the baseline, else any run) are the ones worth a bar.
             let top = |r: &crate::analysis::Row| r.cells.iter().filter_map(|c| c.value).fold(0.0, f64::max);

@@ -56,8 +56,8 @@ pub fn Overview() -> impl IntoView {
                     let reason = c.reason(&r.spec);
                     let (value, base) = (fmt(c.value, c.unit), fmt(b.value, b.unit));
                     view! {
-                        <div class=class data-key=r.key.clone() title=reason>
-                            <div class="h-name">{r.key.clone()}</div>
+                        <div class=class data-key=r.key.to_string() title=reason>
+                            <div class="h-name">{r.key.to_string()}</div>
                             <div class="h-rel">{rel}<span class="h-verdict">{verdict.label()}</span></div>
                             <div class="h-values">{value}" vs "{base}</div>
                             <div class="h-runs">{format!("{} vs {}", labels.get(i).cloned().unwrap_or_default(), labels.first().cloned().unwrap_or_default())}</div>

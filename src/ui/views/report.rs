@@ -91,7 +91,7 @@ fn report_layout(title: &str, x_axis: Value) -> serde_json::Map<String, Value> {
 
 /// p95 per run of the transactions whose latency changed most.
 fn latency_figure(rows: &[Row], labels: &[String]) -> Option<(Figure, u32)> {
-    let p95: Vec<Row> = rows.iter().filter(|r| r.section == crate::model::Section::Transaction && r.metric == "p95").cloned().collect();
+    let p95: Vec<Row> = rows.iter().filter(|r| r.section == crate::model::Section::Transaction && &*r.metric == "p95").cloned().collect();
     let top: Vec<&Row> = biggest_changes(&p95, 12).into_iter().rev().collect();
     if top.is_empty() {
         return None;

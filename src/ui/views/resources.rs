@@ -26,7 +26,7 @@ pub fn Resources() -> impl IntoView {
         state.rows.with(|rows| compare_table(rows, &labels, Section::Resource, &f))
     });
     // Start with whichever statistic the selected runs report more often.
-    let count = |m: &str| state.rows.with_untracked(|rows| rows.iter().filter(|r| r.section == Section::Resource && r.metric == m).count());
+    let count = |m: &str| state.rows.with_untracked(|rows| rows.iter().filter(|r| r.section == Section::Resource && &*r.metric == m).count());
     let stat = RwSignal::new(if count("peak") > count("average") { "peak" } else { "average" });
     let figure = move || {
         let s = stat.get();
@@ -36,9 +36,9 @@ pub fn Resources() -> impl IntoView {
         state.rows.with(|rows| {
             let picked: Vec<&crate::analysis::Row> = rows
                 .iter()
-                .filter(|r| r.section == Section::Resource && r.metric == s && r.unit == Unit::Percent && f.keeps(r))
+                .filter(|r| r.section == Section::Resource && &*r.metric == s && r.unit == Unit::Percent && f.keeps(r))
                 .collect();
-            let names: Vec<String> = picked.iter().map(|r| r.key.clone()).collect();
+            let names: Vec<String> = picked.iter().map(|r| r.key.to_string()).collect();
             let mut fig = bars_per_run(&picked, &names, &labels, false);
             fig.set_layout(themed(dark, json!({
                 "height": 380,
@@ -53,7 +53,7 @@ pub fn Resources() -> impl IntoView {
     };
     let bar_note = move || {
         let s = stat.get();
-        let n = state.rows.with(|rows| rows.iter().filter(|r| r.section == Section::Resource && r.metric == s && r.unit == Unit::Percent).count());
+        let n = state.rows.with(|rows| rows.iter().filter(|r| r.section == Section::Resource && &*r.metric == s && r.unit == Unit::Percent).count());
         cut_note((n, MAX_CHART_CATEGORIES, "services"), (state.labels.with(Vec::len), MAX_CHART_TRACES, "runs"))
     };
     let has_series = move || state.runs.with(|rs| rs.iter().any(|r| r.resources.iter().any(|x| x.series.is_some())));
