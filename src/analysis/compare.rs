@@ -103,7 +103,7 @@ fn intervals_of(runs: &[&Run], only: Option<&str>) -> Intervals {
                 .filter(|(name, _)| only.is_none_or(|o| o == *name))
                 .filter_map(|(name, hb)| {
                     let ha = base_h.get(name)?;
-                    Some((name.to_string(), INTERVAL_METRICS.map(|(_, q)| boot.quantile_change(ha, hb, q, noise::seed(name, q)))))
+                    Some((name.to_string(), boot.quantile_changes(ha, hb, INTERVAL_METRICS.map(|(_, q)| (q, noise::seed(name, q))))))
                 })
                 .collect()
         })

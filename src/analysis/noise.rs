@@ -365,9 +365,21 @@ impl Bootstrap {
     /// 95 % bootstrap interval of the relative change (b / a − 1) of the q-quantile (0 < q < 1).
     /// None when either histogram cannot be resampled or the baseline's quantile is 0.
     pub fn quantile_change(&self, a: &Histogram, b: &Histogram, q: f64, seed: u64) -> Option<Interval> {
-        let (ca, cb) = (Cdf::new(a)?, Cdf::new(b)?);
-        let qa = Self::replicates(&ca, q, &self.za, seed);
-        let qb = Self::replicates(&cb, q, &self.zb, seed ^ 0x5bd1_e995);
+        self.quantile_changes(a, b, [(q, seed)])[0]
+    }
+
+    /// `quantile_change` of several quantiles, each with its seed, of one pair of histograms:
+    /// each histogram is checked and accumulated once, not once per quantile.
+    pub fn quantile_changes<const N: usize>(&self, a: &Histogram, b: &Histogram, qs: [(f64, u64); N]) -> [Option<Interval>; N] {
+        match (Cdf::new(a), Cdf::new(b)) {
+            (Some(ca), Some(cb)) => qs.map(|(q, seed)| self.change_of(&ca, &cb, q, seed)),
+            _ => [None; N],
+        }
+    }
+
+    fn change_of(&self, ca: &Cdf, cb: &Cdf, q: f64, seed: u64) -> Option<Interval> {
+        let qa = Self::replicates(ca, q, &self.za, seed);
+        let qb = Self::replicates(cb, q, &self.zb, seed ^ 0x5bd1_e995);
         match (&qa, &qb) {
             (Replicates::Sorted(ra), Replicates::Sorted(rb)) if ra.len() * rb.len() <= MAX_PAIRED_RUNS => self.interval_of_runs(ra, rb),
             _ => self.interval_of_list(&qa.values(), &qb.values()),
@@ -510,6 +522,20 @@ pub(crate) mod tests {
             })
             .count();
         assert!((88..=100).contains(&covered), "covered {covered} of 100");
+    }
+
+    #[test]
+    fn several_quantiles_at_once_equal_one_at_a_time() {
+        let boot = Bootstrap::shared();
+        // Exact draws (few samples) and the sorted path (many), a quantile of each.
+        for (n, seed) in [(40, 11), (5000, 12)] {
+            let (a, b) = (lognormal(n, 100.0, seed), lognormal(n, 120.0, seed + 100));
+            let both = boot.quantile_changes(&a, &b, [(0.5, 1), (0.95, 2)]);
+            assert_eq!(both, [boot.quantile_change(&a, &b, 0.5, 1), boot.quantile_change(&a, &b, 0.95, 2)]);
+            assert!(both.iter().all(Option::is_some) && both[0] != both[1], "{both:?}");
+        }
+        let bad = Histogram { upper_bounds_ms: vec![2.0, 1.0], counts: vec![1, 1] };
+        assert_eq!(boot.quantile_changes(&lognormal(50, 10.0, 1), &bad, [(0.5, 1), (0.95, 2)]), [None, None]);
     }
 
     #[test]
