@@ -286,7 +286,7 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
     // comes back later (rows built by hand) joins its first group.
     let tx: Vec<&analysis::Row> = rows.iter().filter(|r| r.section == Section::Transaction).collect();
     let text = fold::lower(&filter.text);
-    let mut groups: Vec<(&std::sync::Arc<str>, Vec<&analysis::Row>)> = Vec::new();
+    let mut groups: Vec<(&Arc<str>, Vec<&analysis::Row>)> = Vec::new();
     let mut at: rustc_hash::FxHashMap<&str, usize> = Default::default();
     // Whether the last key seen passes the text filter (asked once per run of its rows): keys the
     // filter drops are never grouped.
