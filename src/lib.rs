@@ -5,6 +5,7 @@ pub mod bundle;
 pub mod chart_text;
 pub mod fold;
 pub mod format;
+pub mod heap;
 pub mod import;
 pub mod limits;
 pub mod model;

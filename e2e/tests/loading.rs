@@ -362,8 +362,9 @@ fn big_bundle(runs: usize, warn_in: Option<usize>) -> String {
 }
 
 /// A bundle over 8 MB is cut between two workers by its runs (`worker::bundle_parts`): opened by
-/// `?src=` and dropped, it shows what one worker shows; a warning in the second worker's half
-/// (which sends the file through the one-pass loader) is named by its path in the whole bundle.
+/// `?src=` (cut into several groups while it downloads, `bundle::stream_cut`) and dropped (cut in
+/// two), it shows what one worker shows; a warning in a later group (which sends the file through
+/// the one-pass loader) is named by its path in the whole bundle.
 #[tokio::test]
 async fn a_big_bundle_read_by_two_workers_shows_what_one_worker_shows() {
     let clean = big_bundle(17, None);
@@ -378,7 +379,13 @@ async fn a_big_bundle_read_by_two_workers_shows_what_one_worker_shows() {
         for workers in [2, 1] {
             c.goto(&site(&format!("?src=..{clean_url}&workers={workers}"))).await.unwrap();
             seen.push(eval_until(&c, &format!("return {shown}")).await);
-            assert_eq!(c.execute(groups, vec![]).await.unwrap(), json!(workers - 1), "{workers} workers");
+            let n = c.execute(groups, vec![]).await.unwrap().as_u64().unwrap();
+            // About 10 MB in groups of 2 MiB of runs, cut as the download arrives.
+            if workers == 2 {
+                assert!((3..=6).contains(&n), "{n} groups");
+            } else {
+                assert_eq!(n, 0, "one worker reads it in one pass");
+            }
         }
         assert_eq!(seen[0], seen[1], "two workers show what one shows");
         let text = seen[0].as_str().unwrap();

@@ -12,6 +12,7 @@ mod presized;
 mod save;
 pub mod split;
 pub mod split_load;
+pub mod stream_cut;
 mod types;
 mod validate;
 mod warnings;

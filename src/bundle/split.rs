@@ -80,6 +80,12 @@ impl Cut {
         Some(Cut { head_end: seps[cuts[1]], close, parts })
     }
 
+    /// A cut whose head keeps the bytes before `head_end` and from `close` on, and whose later
+    /// groups are `parts` (`stream_cut`).
+    pub(super) fn from_parts(head_end: usize, close: usize, parts: Vec<(usize, usize, usize)>) -> Cut {
+        Cut { head_end, close, parts }
+    }
+
     /// The later group `i` as a JSON array of runs.
     pub fn part(&self, bytes: &[u8], i: usize) -> Vec<u8> {
         let inner = self.part_inner(bytes, i);
@@ -149,6 +155,16 @@ impl Scanner {
                 self.failed = block.iter().enumerate().any(|(k, &c)| self.scan.byte(c, i + k, b).is_none());
             }
             self.pos += 64;
+        }
+    }
+
+    /// The separators found so far (none once the scan has failed): element i of the `runs`
+    /// array is complete when separator i + 1 is here (`stream_cut` cuts groups from them).
+    pub fn seps(&self) -> &[usize] {
+        if self.failed {
+            &[]
+        } else {
+            &self.scan.seps
         }
     }
 

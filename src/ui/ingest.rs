@@ -70,6 +70,9 @@ struct Job {
     started_ms: f64,
     slots: Vec<usize>,
     opening: Option<(usize, usize)>,
+    /// A big bundle's later groups (index - 1): the slot parsing it, its bytes, and whether it
+    /// is answered (the next group goes to the slot with the fewest bytes still to parse).
+    groups: Vec<(usize, u64, bool)>,
 }
 
 struct Slot {
@@ -192,7 +195,7 @@ pub fn submit(name: String, input: Input, keep: bool, on_done: OnDone) {
         let mut p = p.borrow_mut();
         p.next_id += 1;
         let id = p.next_id;
-        p.queue.push_back(Job { id, name, input, keep, total, on_done: Some(on_done), bytes: Vec::new(), records: Vec::new(), started_ms: 0.0, slots: vec![0], opening: None });
+        p.queue.push_back(Job { id, name, input, keep, total, on_done: Some(on_done), bytes: Vec::new(), records: Vec::new(), started_ms: 0.0, slots: vec![0], opening: None, groups: Vec::new() });
     });
     start_next();
 }
@@ -334,6 +337,11 @@ fn on_message(index: usize, data: JsValue) {
         Some("big") => {
             let workers = POOL.with(|p| p.borrow().size);
             let bundle = get(&data, "bundle").is_truthy();
+            if bundle {
+                // The page will hold the bundle's runs: about 1.5 times the file's bytes (a 50 MB
+                // bundle grew the page's heap by 75 MB as it was read).
+                crate::heap::reserve((get(&data, "bytes").as_f64().unwrap_or(0.0) * 1.5) as u64);
+            }
             for i in 1..workers {
                 if ensure_slot(i) && bundle {
                     send(i, msg(&[("type", "warm".into())]).into(), Array::new());
@@ -346,6 +354,11 @@ fn on_message(index: usize, data: JsValue) {
             let runs: Vec<Uint8Array> = get(&data, "runs").dyn_into::<Array>().map(|a| a.iter().filter_map(|r| r.dyn_into().ok()).collect()).unwrap_or_default();
             let index = get(&data, "index").as_f64().unwrap_or(0.0) as usize;
             let first = get(&data, "first").as_f64().unwrap_or(0.0) as usize;
+            POOL.with(|p| {
+                if let Some(g) = p.borrow_mut().current.as_mut().and_then(|j| index.checked_sub(1).and_then(|i| j.groups.get_mut(i))) {
+                    g.2 = true;
+                }
+            });
             if !get(&data, "failed").is_truthy() {
                 leptos::task::spawn_local(super::ingest_read::read_later(job, index, first, runs));
             }
@@ -432,12 +445,32 @@ fn hand_out_ranges(job: u32, data: &JsValue) {
 fn hand_out_groups(job: u32, data: &JsValue) {
     let parts = get(data, "parts").dyn_into::<Array>().unwrap_or_default();
     let firsts = get(data, "firsts").dyn_into::<Array>().unwrap_or_default();
+    let from = get(data, "from").as_f64().map_or(1, |f| f as usize);
+    // While the file still downloads, the first worker is busy with it (a group of its own counts
+    // twice); once it is in, the first worker has only the head's one run left to parse.
+    let last = get(data, "last").as_bool().unwrap_or(true);
+    let workers = POOL.with(|p| p.borrow().size).max(1);
     for (k, part) in parts.iter().enumerate() {
-        let index = k + 1;
-        let slot = if ensure_slot(index) { index } else { 0 };
+        let index = from + k;
+        let bytes = get(&part, "byteLength").as_f64().unwrap_or(0.0) as u64;
+        let least_busy = POOL.with(|p| {
+            let p = p.borrow();
+            let load = |slot: usize| {
+                let queued = p.current.as_ref().map_or(0, |j| j.groups.iter().filter(|g| g.0 == slot && !g.2).map(|g| g.1).sum::<u64>());
+                // With this group, and the first worker's doubled while it downloads.
+                (queued + bytes) * if slot == 0 && !last { 2 } else { 1 }
+            };
+            // The least loaded; on a tie, a worker other than the first.
+            (0..workers).min_by_key(|&s| (load(s), s == 0)).unwrap_or(0)
+        });
+        let slot = if least_busy == 0 || ensure_slot(least_busy) { least_busy } else { 0 };
         POOL.with(|p| {
             if let Some(j) = p.borrow_mut().current.as_mut() {
                 j.slots.push(slot);
+                if j.groups.len() < index {
+                    j.groups.resize(index, (0, 0, true));
+                }
+                j.groups[index - 1] = (slot, bytes, false);
             }
         });
         let transfer = Array::of1(&get(&part, "buffer"));

@@ -1,7 +1,9 @@
 //! A big bundle loaded by several workers (`bundle::split_load`): the first worker cuts it into
-//! groups of runs, posts the later groups (`{type:"bundle-parts", job, parts, firsts}`; the page
-//! hands group i to worker i as `{type:"runs", job, index, first, data}`) and parses the head
-//! meanwhile. Each worker answers with its runs already in the wire's form (`{type:"runs-done",
+//! groups of runs, posts the later groups (`{type:"bundle-parts", job, parts, firsts, from,
+//! last}`: groups `from`, `from + 1`, …; the page hands each to the least busy worker as
+//! `{type:"runs", job, index, first, data}`) and parses the head meanwhile. A downloaded bundle is
+//! cut while it arrives (`bundle::stream_cut`), its groups posted as they are complete, and its
+//! head keeps only the first run. Each worker answers with its runs already in the wire's form (`{type:"runs-done",
 //! job, index, first, ids, runs}`, or `failed`); the page keeps the runs and reads them at once
 //! (`ui::ingest_read`), and forwards the ids to the first worker, which finishes the head with
 //! them and posts the answer with the head's runs and the number of later groups (`later`).
@@ -11,6 +13,7 @@
 use super::{get, get_u32, msg, post_done, post_error, scope, take_first};
 use crate::bundle::split::Cut;
 use crate::bundle::split_load::{self, Head};
+use crate::bundle::stream_cut::StreamCut;
 use crate::import;
 use js_sys::{Array, Uint8Array};
 use std::cell::RefCell;
@@ -21,50 +24,107 @@ use wasm_bindgen::JsCast;
 struct Pending {
     job: u32,
     name: String,
-    /// The head (the bundle with the first group's runs), and what it replaced of the file
-    /// (`Cut::head`): the one-pass load needs the whole file when the cut does not load cleanly.
+    /// The head, once the whole file is in and cut (groups cut while it downloads are out
+    /// before that).
+    head: Option<HeadPart>,
+    /// Each later group: its runs' ids (the page keeps and reads their pieces, `ui::ingest_read`),
+    /// or None when it did not load cleanly.
+    parts: Vec<Option<Option<Vec<String>>>>,
+}
+
+/// The head (the bundle with the first group's runs), and what it replaced of the file
+/// (`Cut::head`): the one-pass load needs the whole file when the cut does not load cleanly.
+struct HeadPart {
     head_bytes: Vec<u8>,
     replaced: (usize, Vec<u8>),
     head: Option<Head>,
     /// The head's runs, encoded for the page.
     head_runs: Vec<Vec<u8>>,
-    /// Each later group: its runs' ids (the page keeps and reads their pieces, `ui::ingest_read`),
-    /// or None when it did not load cleanly.
-    parts: Vec<Option<Option<Vec<String>>>>,
 }
 
 thread_local! {
     static PENDING: RefCell<Vec<Pending>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Cuts the bundle in `bytes` (`seps`: its runs' separators, `split::run_separators`) into
-/// `workers` groups and starts loading it, or loads it in one pass when it cannot be cut.
-pub fn start_or_load(job: u32, name: &str, bytes: Vec<u8>, seps: Option<Vec<usize>>, workers: usize) {
-    let Some(cut) = seps.and_then(|seps| Cut::new(&bytes, &seps, workers)) else {
-        return load_whole(job, name, &bytes);
-    };
-    let parts = Array::new();
+/// How many bytes of runs a group cut during a download holds: a dozen groups or so, so that the
+/// other workers parse (and the page reads) while the rest arrives.
+pub fn stream_group_bytes(length: u64) -> usize {
+    (length / 12).clamp(2 << 20, 16 << 20) as usize
+}
+
+/// Posts later groups `parts` of `bytes` (`Cut::parts`; the first is group `first_index` + 1, as
+/// the page numbers them: the head is group 0), `last` when no more will follow, and keeps room
+/// for their answers.
+fn post_groups(job: u32, name: &str, bytes: &[u8], parts: &[(usize, usize, usize)], first_index: usize, last: bool) {
+    let groups = Array::new();
     let firsts = Array::new();
     let transfer = Array::new();
-    for (i, &(first, ..)) in cut.parts.iter().enumerate() {
+    for &(first, from, to) in parts {
         // `[`, the runs, `]`, copied once, straight from the file's bytes.
-        let inner = cut.part_inner(&bytes, i);
+        let inner = &bytes[from + 1..to];
         let arr = Uint8Array::new_with_length(inner.len() as u32 + 2);
         arr.set_index(0, b'[');
         arr.subarray(1, inner.len() as u32 + 1).copy_from(inner);
         arr.set_index(inner.len() as u32 + 1, b']');
         transfer.push(&arr.buffer());
-        parts.push(&arr);
+        groups.push(&arr);
         firsts.push(&(first as u32).into());
     }
-    let message = msg(&[("type", "bundle-parts".into()), ("job", job.into()), ("parts", parts.into()), ("firsts", firsts.into())]);
+    let message = msg(&[
+        ("type", "bundle-parts".into()),
+        ("job", job.into()),
+        ("parts", groups.into()),
+        ("firsts", firsts.into()),
+        ("from", ((first_index + 1) as u32).into()),
+        ("last", last.into()),
+    ]);
     let _ = scope().post_message_with_transfer(&message, &transfer);
-    let later = cut.parts.len();
+    PENDING.with(|q| {
+        let mut q = q.borrow_mut();
+        let p = match q.iter().position(|p| p.job == job) {
+            Some(i) => &mut q[i],
+            None => {
+                q.push(Pending { job, name: name.into(), head: None, parts: Vec::new() });
+                q.last_mut().expect("just pushed")
+            }
+        };
+        p.parts.resize_with(first_index + parts.len(), || None);
+    });
+}
+
+/// Posts the groups of a download's `cut` from group `from` on (those cut since the last call).
+pub fn post_streamed(job: u32, name: &str, bytes: &[u8], cut: &StreamCut, from: usize) {
+    if from < cut.len() {
+        post_groups(job, name, bytes, &cut.parts()[from..], from, false);
+    }
+}
+
+/// Cuts the bundle in `bytes` (`seps`: its runs' separators, `split::run_separators`) into
+/// `workers` groups and starts loading it, or loads it in one pass when it cannot be cut.
+/// `streamed`: the groups already cut and posted while it downloaded (`post_streamed`).
+pub fn start_or_load(job: u32, name: &str, bytes: Vec<u8>, seps: Option<Vec<usize>>, workers: usize, streamed: Option<StreamCut>) {
+    let (cut, posted) = match streamed.filter(|c| !c.is_empty()) {
+        Some(c) => {
+            let posted = c.len();
+            (seps.and_then(|seps| c.finish(&bytes, &seps)), posted)
+        }
+        None => (seps.and_then(|seps| Cut::new(&bytes, &seps, workers)), 0),
+    };
+    let Some(cut) = cut else {
+        // Groups already out are answered to no one.
+        let _ = PENDING.with(|q| take_first(q, |p| p.job == job));
+        return load_whole(job, name, &bytes);
+    };
+    post_groups(job, name, &bytes, &cut.parts[posted..], posted, true);
     let (head_bytes, replaced) = cut.head(bytes);
     let mut head = split_load::parse_head(&head_bytes);
     // The head's runs in the wire's form now, while the other workers are still at theirs.
     let head_runs = head.as_mut().map_or_else(Vec::new, |h| h.runs_mut().iter_mut().map(crate::wire::encode_run_ref).collect());
-    PENDING.with(|q| q.borrow_mut().push(Pending { job, name: name.into(), head_bytes, replaced, head, head_runs, parts: (0..later).map(|_| None).collect() }));
+    PENDING.with(|q| {
+        if let Some(p) = q.borrow_mut().iter_mut().find(|p| p.job == job) {
+            p.head = Some(HeadPart { head_bytes, replaced, head, head_runs });
+        }
+    });
     try_finish(job);
 }
 
@@ -72,7 +132,11 @@ pub fn start_or_load(job: u32, name: &str, bytes: Vec<u8>, seps: Option<Vec<usiz
 pub fn load_group(job: u32, data: &JsValue) {
     let index = get_u32(data, "index");
     let first = get_u32(data, "first") as usize;
-    let loaded = get(data, "data").dyn_into::<Uint8Array>().ok().and_then(|d| split_load::load_runs(&d.to_vec(), first));
+    let loaded = get(data, "data").dyn_into::<Uint8Array>().ok().and_then(|d| {
+        // Room for the group's text, its runs and their encoding, taken in one step.
+        crate::heap::reserve(u64::from(d.length()) * 3);
+        split_load::load_runs(&d.to_vec(), first)
+    });
     let Some(runs) = loaded else {
         let _ = scope().post_message(&msg(&[("type", "runs-done".into()), ("job", job.into()), ("index", index.into()), ("failed", true.into())]));
         return;
@@ -107,22 +171,23 @@ pub fn take_group(job: u32, data: &JsValue) {
 }
 
 fn try_finish(job: u32) {
-    let Some(p) = PENDING.with(|q| take_first(q, |p| p.job == job && p.parts.iter().all(Option::is_some))) else {
+    let Some(p) = PENDING.with(|q| take_first(q, |p| p.job == job && p.head.is_some() && p.parts.iter().all(Option::is_some))) else {
         return;
     };
+    let Some(h) = p.head else { return };
     let later: Option<Vec<Vec<String>>> = p.parts.into_iter().flatten().collect();
     let groups = later.as_ref().map_or(0, Vec::len);
-    let finished = p.head.zip(later).and_then(|(head, later)| split_load::finish_head(&p.name, head, &later.concat()));
+    let finished = h.head.zip(later).and_then(|(head, later)| split_load::finish_head(&p.name, head, &later.concat()));
     match finished {
         Some(mut loaded) => {
             // The runs are dropped after the answer is posted: freeing them takes a while.
             let runs = std::mem::take(&mut loaded.bundle.runs);
-            let pieces = crate::wire::Pieces { head: crate::wire::encode_head(import::imported_bundle(loaded)), runs: p.head_runs };
+            let pieces = crate::wire::Pieces { head: crate::wire::encode_head(import::imported_bundle(loaded)), runs: h.head_runs };
             post_done(job, pieces, &[("later", (groups as u32).into())]);
             drop(runs);
         }
         // The one-pass load, for its exact warnings and errors.
-        None => load_whole(job, &p.name, &Cut::restore(p.head_bytes, p.replaced)),
+        None => load_whole(job, &p.name, &Cut::restore(h.head_bytes, h.replaced)),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod chunk_source;
 mod stream;
 mod warm;
 
+use crate::bundle::stream_cut::StreamCut;
 use crate::import::parallel::RangeSource;
 use crate::import::{self, parallel, HEAD_BYTES};
 use blob_source::BlobSource;
@@ -167,9 +168,9 @@ fn handle(data: JsValue) {
             wasm_bindgen_futures::spawn_local(async move {
                 match download(job, &url, &name, workers).await {
                     Ok(Downloaded::Chunks(body)) => import_input(job, &name, Input::Chunks(body), workers),
-                    Ok(Downloaded::Bundle(bytes, scanner)) => {
+                    Ok(Downloaded::Bundle(bytes, scanner, cut)) => {
                         let seps = scanner.finish(&bytes);
-                        bundle_parts::start_or_load(job, &name, bytes, seps, workers);
+                        bundle_parts::start_or_load(job, &name, bytes, seps, workers, Some(cut));
                     }
                     Err(m) => post_error(job, &m),
                 }
@@ -221,13 +222,13 @@ fn import_input(job: u32, name: &str, input: Input, workers: usize) {
     let size = input.source().size();
     // A big bundle is cut into groups of runs, one per worker (`bundle_parts`).
     if splits_as_bundle(name, &head, size, workers) {
-        tell_big(job, true);
+        tell_big(job, true, size);
         let bytes = match input.source().read_at(0, size as usize) {
             Ok(b) => b,
             Err(e) => return post_error(job, &format!("{name}: the file could not be read ({e})")),
         };
         let seps = crate::bundle::split::run_separators(&bytes);
-        return bundle_parts::start_or_load(job, name, bytes, seps, workers);
+        return bundle_parts::start_or_load(job, name, bytes, seps, workers, None);
     }
     let plan = parallel::plan(name, &head, size, workers);
     let layout = if plan.is_some() { None } else { parallel::range_layout(name, &head, size) };
@@ -380,16 +381,20 @@ fn splits_as_bundle(name: &str, head: &[u8], size: u64, workers: usize) -> bool 
 
 /// Tells the page that a big file is coming, so that it starts the other workers (and has them
 /// warm up the bundle path, for a `bundle`).
-fn tell_big(job: u32, bundle: bool) {
-    post(&msg(&[("type", "big".into()), ("job", job.into()), ("bundle", bundle.into())]));
+/// `bytes`: the file's size.
+fn tell_big(job: u32, bundle: bool, bytes: u64) {
+    post(&msg(&[("type", "big".into()), ("job", job.into()), ("bundle", bundle.into()), ("bytes", (bytes as f64).into())]));
 }
 
 /// A downloaded body: its chunks, or (a big bundle) its bytes already gathered and scanned for the
-/// runs while they arrived, so that cutting it costs nothing once the last byte is in.
+/// runs while they arrived, and the groups of runs already cut and posted to other workers.
 enum Downloaded {
     Chunks(ChunkSource),
-    Bundle(Vec<u8>, crate::bundle::split::Scanner),
+    Bundle(Vec<u8>, crate::bundle::split::Scanner, StreamCut),
 }
+
+/// A big bundle as it downloads: its bytes so far, their scan, the groups cut from them.
+type Gathered = (Vec<u8>, crate::bundle::split::Scanner, StreamCut);
 
 /// Downloads `url`, reporting progress; refuses bodies over the limit.
 async fn download(job: u32, url: &str, name: &str, workers: usize) -> Result<Downloaded, String> {
@@ -413,7 +418,7 @@ async fn download(job: u32, url: &str, name: &str, workers: usize) -> Result<Dow
     // Undecided until the head is in (or the body ends): whether this is a big bundle, gathered
     // and scanned as it arrives.
     let mut decided = length < crate::bundle::split_load::MIN_SPLIT_BYTES;
-    let mut gathered: Option<(Vec<u8>, crate::bundle::split::Scanner)> = None;
+    let mut gathered: Option<Gathered> = None;
     loop {
         let r = JsFuture::from(reader.read()).await.map_err(|_| format!("Could not read {url}: the connection broke off."))?;
         let done = get(&r, "done").as_bool().unwrap_or(true);
@@ -428,9 +433,11 @@ async fn download(job: u32, url: &str, name: &str, workers: usize) -> Result<Dow
                 return Err(format!("Could not read {url}: the browser gave something other than bytes."));
             };
             match gathered.as_mut() {
-                Some((bytes, scanner)) => {
+                Some((bytes, scanner, cut)) => {
                     append(bytes, &chunk);
                     scanner.feed(bytes);
+                    let from = cut.take(scanner.seps());
+                    bundle_parts::post_streamed(job, name, bytes, cut, from);
                 }
                 None => chunks.push(chunk),
             }
@@ -441,7 +448,7 @@ async fn download(job: u32, url: &str, name: &str, workers: usize) -> Result<Dow
             let head = ChunkSource::new(std::mem::take(&mut chunks));
             let first = head.read_at(0, HEAD_BYTES).unwrap_or_default();
             let bundle = splits_as_bundle(name, &first, length.max(total), workers);
-            tell_big(job, bundle);
+            tell_big(job, bundle, length.max(total));
             if bundle {
                 let mut bytes = Vec::new();
                 if bytes.try_reserve_exact(length as usize).is_err() {
@@ -450,7 +457,10 @@ async fn download(job: u32, url: &str, name: &str, workers: usize) -> Result<Dow
                 head.chunks().iter().for_each(|c| append(&mut bytes, c));
                 let mut scanner = crate::bundle::split::Scanner::default();
                 scanner.feed(&bytes);
-                gathered = Some((bytes, scanner));
+                let mut cut = StreamCut::new(bundle_parts::stream_group_bytes(length));
+                let from = cut.take(scanner.seps());
+                bundle_parts::post_streamed(job, name, &bytes, &cut, from);
+                gathered = Some((bytes, scanner, cut));
             } else {
                 chunks = head.chunks().to_vec();
             }
@@ -460,7 +470,7 @@ async fn download(job: u32, url: &str, name: &str, workers: usize) -> Result<Dow
         }
     }
     Ok(match gathered {
-        Some((bytes, scanner)) => Downloaded::Bundle(bytes, scanner),
+        Some((bytes, scanner, cut)) => Downloaded::Bundle(bytes, scanner, cut),
         None => Downloaded::Chunks(ChunkSource::new(chunks)),
     })
 }
