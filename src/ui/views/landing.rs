@@ -4,13 +4,33 @@ use crate::ui::app::OpenButton;
 use crate::ui::loader;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serde::Deserialize;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 struct Example {
     file: String,
     title: String,
     description: String,
+}
+
+/// The example list (`examples/index.json`: `[{file, title, description}]`), read with the
+/// browser's `fetch` and the JSON reader the page has anyway (`serde_json::Value`).
+async fn example_list() -> Result<Vec<Example>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let failed = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| "the request failed".into());
+    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str("examples/index.json")).await.map_err(failed)?.unchecked_into();
+    if !resp.ok() {
+        return Err(format!("HTTP {}", resp.status()));
+    }
+    let text = JsFuture::from(resp.text().map_err(failed)?).await.map_err(failed)?.as_string().unwrap_or_default();
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let field = |v: &serde_json::Value, k: &str| v.get(k).and_then(|s| s.as_str()).map(str::to_string);
+    let list = value.as_array().ok_or("not a list")?;
+    list.iter()
+        .map(|v| Some(Example { file: field(v, "file")?, title: field(v, "title")?, description: field(v, "description")? }))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| "an example lacks its file, title or description".to_string())
 }
 
 #[component]
@@ -18,12 +38,7 @@ pub fn Landing() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let examples = RwSignal::new(None::<Result<Vec<Example>, String>>);
     spawn_local(async move {
-        let r = match gloo::net::http::Request::get("examples/index.json").send().await {
-            Ok(resp) if resp.ok() => resp.json::<Vec<Example>>().await.map_err(|e| e.to_string()),
-            Ok(resp) => Err(format!("HTTP {}", resp.status())),
-            Err(e) => Err(e.to_string()),
-        };
-        examples.set(Some(r));
+        examples.set(Some(example_list().await));
     });
     let open_example = move |file: String| {
         let src = format!("examples/{file}");
