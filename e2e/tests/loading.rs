@@ -130,6 +130,20 @@ async fn file_input_loads_and_a_reload_reopens_local_files() {
         c.refresh().await.unwrap();
         wait_text(&c, ".gallery .card", "Reindexing").await;
         assert!(c.find_all(Locator::Css(".report")).await.unwrap().is_empty());
+        // A bundle an earlier version remembered in localStorage moves to IndexedDB once; an entry
+        // without its text is skipped, not the list.
+        c.execute_async(
+            "fetch('examples/folio-mod-search-eureka.json').then(r => r.text()).then(t => {
+               localStorage.setItem('runlens.recent.v1', JSON.stringify([{name: 'old.json'}, {name: 'legacy.json', json: t}]));
+               arguments[0](); })",
+            vec![],
+        )
+        .await
+        .unwrap();
+        c.refresh().await.unwrap();
+        wait_text(&c, ".notice", "Reopened 1 file").await;
+        wait_text(&c, ".report h1", "mod-search").await;
+        assert_eq!(c.execute("return localStorage.length", vec![]).await.unwrap(), json!(0));
     })
     .await;
 }

@@ -122,15 +122,14 @@ async fn read_all(db: &Database) -> Result<Vec<(f64, String, web_sys::Blob)>, St
 }
 
 fn take_legacy() -> Vec<(String, String)> {
-    #[derive(serde::Deserialize)]
-    struct Stored {
-        name: String,
-        json: String,
-    }
     let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else { return vec![] };
     let Ok(Some(text)) = storage.get_item(LEGACY_KEY) else { return vec![] };
     let _ = storage.remove_item(LEGACY_KEY);
-    serde_json::from_str::<Vec<Stored>>(&text).unwrap_or_default().into_iter().map(|s| (s.name, s.json)).collect()
+    // `[{name, json}]`, read through the `Value` the page parses JSON into anyway (a typed parse
+    // would compile a second JSON reader into the page).
+    let list = serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default();
+    let text_of = |v: &serde_json::Value, k: &str| v.get(k).and_then(|s| s.as_str()).map(str::to_string);
+    list.as_array().map_or_else(Vec::new, |l| l.iter().filter_map(|v| Some((text_of(v, "name")?, text_of(v, "json")?))).collect())
 }
 
 /// Forgets the file remembered under `name`.
