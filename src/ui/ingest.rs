@@ -7,10 +7,11 @@
 //! index}`, `{type:"part", job, index, data}`; worker → page `{type:"ready", build}`,
 //! `{type:"progress", job, bytes, records}`, `{type:"plan", job, data, ranges}` (a large JMeter CSV
 //! is split: the page hands ranges 1.. to other workers), `{type:"part", job, index, data}`,
-//! `{type:"big", job, bundle}` (a big file: the other workers start, and warm up the bundle path
-//! with `{type:"warm"}` for a bundle), `{type:
-//! "bundle-parts", job, parts, firsts}` (a big bundle cut into groups of runs: the page hands group
-//! i to worker i as `{type:"runs", job, index, first, data}` and forwards each answer, `{type:
+//! `{type:"big", job, bundle, bytes}` (a big file: the other workers start, and warm up the bundle
+//! path with `{type:"warm"}` for a bundle; the page takes heap room for it), `{type:
+//! "bundle-parts", job, parts, firsts, from, last}` (a big bundle cut into groups of runs, more of
+//! them while it downloads: the page hands each group to the worker with the fewest bytes still to
+//! parse as `{type:"runs", job, index, first, data}` and forwards each answer, `{type:
 //! "runs-done", job, index, first, ids, runs}`, which the page reads at once, `ingest_read`, and
 //! forwards without its runs to the first worker; `worker::bundle_parts`), `{type:"done", job,
 //! data, runs, later}` (`data` the answer without its runs, `runs` one array per run,
@@ -441,7 +442,8 @@ fn hand_out_ranges(job: u32, data: &JsValue) {
     }
 }
 
-/// The first worker cut a big bundle: group i (1..) of its runs goes to worker i.
+/// The first worker cut groups of a big bundle's runs (groups `from`, `from + 1`, …; `last`: no
+/// more will come): each goes to the worker with the fewest bytes of groups still to parse.
 fn hand_out_groups(job: u32, data: &JsValue) {
     let parts = get(data, "parts").dyn_into::<Array>().unwrap_or_default();
     let firsts = get(data, "firsts").dyn_into::<Array>().unwrap_or_default();
