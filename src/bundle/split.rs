@@ -57,13 +57,10 @@ impl Cut {
     /// file) is `HEAD_SHARE` times the size of the others: the others' workers first receive
     /// their bytes, and their runs travel to the page once more.
     pub fn new(bytes: &[u8], seps: &[usize], groups: usize) -> Option<Cut> {
-        if groups < 2 || bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        if groups < 2 {
             return None;
         }
-        let runs = seps.len().checked_sub(1)?;
-        if runs < 2 || seps.windows(2).any(|w| w[0] >= w[1]) || seps[runs] >= bytes.len() {
-            return None;
-        }
+        let runs = Cut::runs(bytes, seps)?;
         // Group boundaries: the first separator past each share of the array's bytes.
         let (open, close) = (seps[0], seps[runs]);
         let groups = groups.min(runs);
@@ -78,6 +75,17 @@ impl Cut {
         cuts.push(runs);
         let parts = cuts.windows(2).skip(1).map(|w| (w[0], seps[w[0]], seps[w[1]])).collect();
         Some(Cut { head_end: seps[cuts[1]], close, parts })
+    }
+
+    /// How many runs `seps` separates when the text can be cut at all: at least two, separators
+    /// in order and inside the text, and the text a JSON object (not gzip or UTF-16, which the
+    /// one-pass loader decodes).
+    pub(super) fn runs(bytes: &[u8], seps: &[usize]) -> Option<usize> {
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return None;
+        }
+        let runs = seps.len().checked_sub(1)?;
+        (runs >= 2 && seps.windows(2).all(|w| w[0] < w[1]) && seps[runs] < bytes.len()).then_some(runs)
     }
 
     /// A cut whose head keeps the bytes before `head_end` and from `close` on, and whose later

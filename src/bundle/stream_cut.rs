@@ -68,13 +68,7 @@ impl StreamCut {
     /// None when there are fewer than two runs, the text is not a JSON object, or a group cut so far
     /// does not lie between two of `seps`.
     pub fn finish(mut self, bytes: &[u8], seps: &[usize]) -> Option<Cut> {
-        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-            return None;
-        }
-        let runs = seps.len().checked_sub(1)?;
-        if runs < 2 || seps.windows(2).any(|w| w[0] >= w[1]) || seps[runs] >= bytes.len() {
-            return None;
-        }
+        let runs = Cut::runs(bytes, seps)?;
         let agrees = self.parts.iter().all(|&(first, from, to)| seps.get(first) == Some(&from) && seps.binary_search(&to).is_ok());
         if !agrees || self.next > runs {
             return None;

@@ -81,14 +81,12 @@ fn post_groups(job: u32, name: &str, bytes: &[u8], parts: &[(usize, usize, usize
     let _ = scope().post_message_with_transfer(&message, &transfer);
     PENDING.with(|q| {
         let mut q = q.borrow_mut();
-        let p = match q.iter().position(|p| p.job == job) {
-            Some(i) => &mut q[i],
-            None => {
-                q.push(Pending { job, name: name.into(), head: None, parts: Vec::new() });
-                q.last_mut().expect("just pushed")
-            }
-        };
-        p.parts.resize_with(first_index + parts.len(), || None);
+        if !q.iter().any(|p| p.job == job) {
+            q.push(Pending { job, name: name.into(), head: None, parts: Vec::new() });
+        }
+        if let Some(p) = q.iter_mut().find(|p| p.job == job) {
+            p.parts.resize_with(first_index + parts.len(), || None);
+        }
     });
 }
 
