@@ -106,8 +106,7 @@ impl Cut {
 
     /// The later group `i`'s runs with the commas between them, without brackets.
     pub fn part_inner<'b>(&self, bytes: &'b [u8], i: usize) -> &'b [u8] {
-        let (_, from, to) = self.parts[i];
-        &bytes[from + 1..to]
+        group_inner(bytes, self.parts[i])
     }
 
     /// The bundle with only the first group's runs, made in place from the whole file's bytes, and
@@ -125,6 +124,12 @@ impl Cut {
         head.extend_from_slice(&replaced);
         head
     }
+}
+
+/// The runs of a group (`Cut::parts`' `(first, from, to)`: the separators before and after it)
+/// with the commas between them, without brackets.
+pub fn group_inner(bytes: &[u8], (_, from, to): (usize, usize, usize)) -> &[u8] {
+    &bytes[from + 1..to]
 }
 
 /// The positions of the top-level `runs` array's `[`, the commas between its elements and its

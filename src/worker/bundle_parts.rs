@@ -59,16 +59,16 @@ fn post_groups(job: u32, name: &str, bytes: &[u8], parts: &[(usize, usize, usize
     let groups = Array::new();
     let firsts = Array::new();
     let transfer = Array::new();
-    for &(first, from, to) in parts {
+    for &part in parts {
         // `[`, the runs, `]`, copied once, straight from the file's bytes.
-        let inner = &bytes[from + 1..to];
+        let inner = crate::bundle::split::group_inner(bytes, part);
         let arr = Uint8Array::new_with_length(inner.len() as u32 + 2);
         arr.set_index(0, b'[');
         arr.subarray(1, inner.len() as u32 + 1).copy_from(inner);
         arr.set_index(inner.len() as u32 + 1, b']');
         transfer.push(&arr.buffer());
         groups.push(&arr);
-        firsts.push(&(first as u32).into());
+        firsts.push(&(part.0 as u32).into());
     }
     let message = msg(&[
         ("type", "bundle-parts".into()),
