@@ -17,6 +17,10 @@ tier "1/3 host tests"
 timed cargo test --locked
 # The command-line importer (cli/): success, refused files, inputs larger than its memory limit.
 timed cargo test --locked -p runlens-cli
+# The crates outside the workspace (bench/ingest/parse, fuzz) have lockfiles of their own: a
+# dependency that leaves the app must leave them too, or their --locked builds stop working.
+# The benchmark's crate needs nothing the app's lockfile lacks, so it is checked offline.
+(cd bench/ingest/parse && cargo metadata --locked --offline --format-version 1 >/dev/null)
 
 tier "2/3 component tests (wasm, headless Chromium)"
 timed cargo test --locked --target wasm32-unknown-unknown --test components
