@@ -21,6 +21,14 @@ if ! rustup component list --installed | grep -qx rust-src; then
   rustup component add rust-src
 fi
 
+# Crates, fetched while the registry is in reach: Trunk builds offline (Trunk.toml), so the app's
+# crates for every target and those of the standard library's own lockfile (which -Zbuild-std
+# compiles) must be in Cargo's cache first. Both are quick no-ops once they are there.
+cargo fetch --locked --quiet
+# (The library's manifest uses an unstable Cargo feature: RUSTC_BOOTSTRAP, as for the build.)
+RUSTC_BOOTSTRAP=1 cargo fetch --locked --quiet \
+  --manifest-path "$(rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
+
 if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (a few minutes)"
   cargo install --locked "trunk@$TRUNK_VERSION"
