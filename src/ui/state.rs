@@ -72,11 +72,20 @@ impl AppState {
     }
 }
 
+/// A memo of a big derived value (runs, comparison rows, tables, trends): whenever its inputs
+/// change and it runs again, its value counts as new. `Memo::new` would compare the new value with
+/// the old one to spare its readers a run when they are equal: for these values that is a deep
+/// walk (22,000 rows, or every transaction of every run) that almost never finds them equal, and
+/// a `PartialEq` of each type compiled into the page.
+pub fn derived<T: Send + Sync + 'static>(f: impl Fn(Option<&T>) -> T + Send + Sync + 'static) -> Memo<T> {
+    Memo::new_with_compare(f, |_, _| true)
+}
+
 pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
     let workspace = RwSignal::new(Workspace::default());
     let url = RwSignal::new(url);
     let selected = Memo::new(move |_| url.with(|u| workspace.with(|w| u.selected_runs(w))));
-    let runs = Memo::new(move |_| {
+    let runs = derived(move |_| {
         let ids = selected.get();
         workspace.with(|w| ids.iter().filter_map(|id| w.run(id).cloned()).collect::<Vec<Run>>())
     });
@@ -89,11 +98,11 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
     let thresholds = Memo::new(move |_| url.with(|u| workspace.with(|w| u.thresholds(w))));
     // Bootstrap intervals depend on the runs alone: computed once per selection, kept while the
     // thresholds change.
-    let intervals = Memo::new(move |_| {
+    let intervals = derived(move |_| {
         let ids = selected.get();
         workspace.with(|w| analysis::intervals(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>()))
     });
-    let rows = Memo::new(move |_| {
+    let rows = derived(move |_| {
         let th = thresholds.get();
         let ids = selected.get();
         intervals.with(|iv| workspace.with(|w| analysis::compare_with(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>(), &th, iv)))

@@ -26,7 +26,7 @@ pub fn Compare() -> impl IntoView {
             </Show>
             <For each=move || present.get() key=|s| *s let:section>
                 {
-                    let table = Memo::new(move |_| {
+                    let table = crate::ui::derived(move |_| {
                         let labels = state.labels.get();
                         let f = filter.get();
                         state.rows.with(|rows| compare_table(rows, &labels, section, &f))

@@ -10,11 +10,11 @@ use leptos::prelude::*;
 pub fn Config() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let changed_only = RwSignal::new(false);
-    let diff = Memo::new(move |_| {
+    let diff = crate::ui::derived(move |_| {
         state.runs.with(|runs| config_diff(&runs.iter().collect::<Vec<_>>()))
     });
     let table = move |group: &'static str| {
-        Memo::new(move |_| {
+        crate::ui::derived(move |_| {
             let labels = state.labels.get();
             diff.with(|d| config_table(d, &labels, changed_only.get(), group))
         })

@@ -62,7 +62,7 @@ pub fn Indices() -> impl IntoView {
             configured(fig, "index-store-size")
         })
     };
-    let deltas = Memo::new(move |_| {
+    let deltas = crate::ui::derived(move |_| {
         let labels = state.labels.get();
         state.rows.with(|rows| compare_table(rows, &labels, Section::Index, &RowFilter::default()))
     });

@@ -48,7 +48,7 @@ pub fn Latency() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let filter = row_filter(state);
     let has_any = move || state.rows.with(|r| r.iter().any(|r| r.section == Section::Transaction));
-    let table = Memo::new(move |_| {
+    let table = crate::ui::derived(move |_| {
         let labels = state.labels.get();
         let f = filter.get();
         state.rows.with(|rows| latency_table(rows, &labels, &f))

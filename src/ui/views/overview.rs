@@ -35,8 +35,8 @@ fn link_or_text(text: String, url: Option<String>) -> AnyView {
 pub fn Overview() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let sources = move || state.workspace.with(|w| w.sources.clone());
-    let runs = Memo::new(move |_| state.workspace.with(runs_table));
-    let tenants = Memo::new(move |_| state.runs.with(|rs| tenants_table(rs)));
+    let runs = crate::ui::derived(move |_| state.workspace.with(runs_table));
+    let tenants = crate::ui::derived(move |_| state.runs.with(|rs| tenants_table(rs)));
     let headline = move || {
         let labels = state.labels.get();
         let cards = state.rows.with(|rows| {

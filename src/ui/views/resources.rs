@@ -20,7 +20,7 @@ pub fn Resources() -> impl IntoView {
     let filter = row_filter(state);
     let by_change = by_change(state);
     let has_any = move || state.rows.with(|r| r.iter().any(|r| r.section == Section::Resource));
-    let table = Memo::new(move |_| {
+    let table = crate::ui::derived(move |_| {
         let labels = state.labels.get();
         let f = filter.get();
         state.rows.with(|rows| compare_table(rows, &labels, Section::Resource, &f))

@@ -149,7 +149,7 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
 #[component]
 pub fn Trends() -> impl IntoView {
     let state = crate::ui::use_app_state();
-    let all: Memo<Vec<Run>> = Memo::new(move |_| state.workspace.with(|w| w.all_runs().cloned().collect()));
+    let all: Memo<Vec<Run>> = crate::ui::derived(move |_| state.workspace.with(|w| w.all_runs().cloned().collect()));
     let order_choices = Memo::new(move |_| all.with(|r| orders(&r.iter().collect::<Vec<_>>())));
     let order = Memo::new(move |_| {
         let asked = state.url.with(|u| u.order.clone());
@@ -166,7 +166,7 @@ pub fn Trends() -> impl IntoView {
         metrics.with(|m| m.iter().filter(|x| f.is_empty() || crate::fold::lower(&x.label()).contains(&f)).take(MAX_CHOICES).map(|x| x.label()).collect::<Vec<_>>())
     });
     let baseline = Memo::new(move |_| state.selected.with(|s| s.first().cloned()));
-    let data = Memo::new(move |_| {
+    let data = crate::ui::derived(move |_| {
         let (m, b, by, th) = (metric.get()?, baseline.get()?, order.get(), state.thresholds.get());
         all.with(|runs| {
             let refs: Vec<&Run> = runs.iter().collect();
@@ -177,7 +177,7 @@ pub fn Trends() -> impl IntoView {
             Some((t, labels, threshold))
         })
     });
-    let table = Memo::new(move |_| data.with(|d| d.as_ref().map(|(t, l, _)| trend_table(t, l, &order.get()))));
+    let table = crate::ui::derived(move |_| data.with(|d| d.as_ref().map(|(t, l, _)| trend_table(t, l, &order.get()))));
     let chart = move || {
         let dark = state.dark.get();
         let by = order.get();
