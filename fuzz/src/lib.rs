@@ -59,8 +59,7 @@ pub fn show_everything(bundle: Bundle, warnings: Vec<runlens::bundle::Warning>) 
     for s in [Section::Duration, Section::Kpi, Section::Transaction, Section::Resource, Section::Index, Section::Error, Section::Tenant] {
         all.push(tables::compare_table(&rows, &labels, s, &RowFilter::default()));
     }
-    let owned: Vec<_> = runs.iter().map(|r| (*r).clone()).collect();
-    all.push(tables::tenants_table(&owned));
+    all.push(tables::tenants_table(&runs));
     let diff = runlens::analysis::config_diff(&runs);
     for group in ["Modules", "Infrastructure"] {
         all.push(tables::config_table(&diff, &labels, true, group));

@@ -2,6 +2,7 @@
 //! across bundles are made unique (`id~2`), never dropped.
 
 use crate::bundle::{Bundle, Comparison, Report, Run, Thresholds, Warning};
+use std::sync::Arc;
 
 /// One loaded file.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,7 +19,8 @@ pub struct Source {
 #[derive(Debug, Clone, PartialEq)]
 pub struct WorkspaceRun {
     pub source: usize,
-    pub run: Run,
+    /// Shared: the views' lists of selected runs hold the same runs, not copies of them.
+    pub run: Arc<Run>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -50,7 +52,7 @@ impl Workspace {
                 renames.push((run.id.clone(), new.clone()));
                 run.id = new;
             }
-            self.runs.push(WorkspaceRun { source, run });
+            self.runs.push(WorkspaceRun { source, run: Arc::new(run) });
         }
         let rename = |id: &str| renames.iter().find(|(o, _)| o == id).map_or(id.to_string(), |(_, n)| n.clone());
         for c in bundle.comparisons {
@@ -90,12 +92,17 @@ impl Workspace {
     }
 
     pub fn run(&self, id: &str) -> Option<&Run> {
+        self.shared(id).map(|r| &**r)
+    }
+
+    /// The run with this id, shared (a copy of the pointer, not of the run).
+    pub fn shared(&self, id: &str) -> Option<&Arc<Run>> {
         self.runs.iter().find(|r| r.run.id == id).map(|r| &r.run)
     }
 
     /// The runs in order, as plain runs.
     pub fn all_runs(&self) -> impl Iterator<Item = &Run> {
-        self.runs.iter().map(|r| &r.run)
+        self.runs.iter().map(|r| &*r.run)
     }
 
     /// The runs shown when the URL names none, baseline first: the first declared comparison,
@@ -149,7 +156,7 @@ impl Workspace {
             format: crate::bundle::FORMAT_NAME.into(),
             version: crate::bundle::FORMAT_VERSION,
             report,
-            runs: self.runs.iter().map(|r| r.run.clone()).collect(),
+            runs: self.runs.iter().map(|r| Run::clone(&r.run)).collect(),
             comparisons: self.comparisons.clone(),
             thresholds: self.bundle_thresholds().cloned(),
         })

@@ -147,7 +147,7 @@ pub fn short_time(t: &str) -> String {
 }
 
 /// Per-tenant results of the given runs (multi-tenant tests): one row per run and tenant.
-pub fn tenants_table(runs: &[Run]) -> Table {
+pub fn tenants_table(runs: &[&Run]) -> Table {
     let mut rows = Vec::new();
     for (g, run) in runs.iter().enumerate() {
         for t in &run.tenants {
@@ -487,7 +487,7 @@ mod tests {
             }],
             ..Default::default()
         };
-        let t = tenants_table(&[run]);
+        let t = tenants_table(&[&run]);
         let cells: Vec<String> = t.rows[0].cells.iter().map(|c| c.display()).collect();
         assert_eq!(cells, vec!["R", "t1", "DI: 3 h", "slow"]);
     }

@@ -12,7 +12,7 @@ mod plotly_loader;
 mod state;
 mod views;
 
-pub use state::{derived, provide_app_state, use_app_state, AppState};
+pub use state::{derived, provide_app_state, refs, use_app_state, AppState};
 
 /// Installs the panic screen and mounts the app on `<body>`.
 pub fn mount() {

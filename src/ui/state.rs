@@ -6,6 +6,7 @@ use crate::bundle::Run;
 use crate::model::{Thresholds, Workspace};
 use crate::urlstate::{Theme, UrlState};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoticeKind {
@@ -38,7 +39,8 @@ pub struct AppState {
     /// Selected run ids, baseline first.
     pub selected: Memo<Vec<String>>,
     /// The selected runs themselves (cloned once per selection change; read with `.with`).
-    pub runs: Memo<Vec<Run>>,
+    /// The selected runs, shared with the workspace.
+    pub runs: Memo<Vec<Arc<Run>>>,
     /// Labels of the selected runs.
     pub labels: Memo<Vec<String>>,
     /// The thresholds in force: defaults, the bundle's, the link's.
@@ -81,13 +83,18 @@ pub fn derived<T: Send + Sync + 'static>(f: impl Fn(Option<&T>) -> T + Send + Sy
     Memo::new_with_compare(f, |_, _| true)
 }
 
+/// Plain references to shared runs, as the analysis functions take them.
+pub fn refs(runs: &[Arc<Run>]) -> Vec<&Run> {
+    runs.iter().map(|r| &**r).collect()
+}
+
 pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
     let workspace = RwSignal::new(Workspace::default());
     let url = RwSignal::new(url);
     let selected = Memo::new(move |_| url.with(|u| workspace.with(|w| u.selected_runs(w))));
     let runs = derived(move |_| {
         let ids = selected.get();
-        workspace.with(|w| ids.iter().filter_map(|id| w.run(id).cloned()).collect::<Vec<Run>>())
+        workspace.with(|w| ids.iter().filter_map(|id| w.shared(id).cloned()).collect::<Vec<Arc<Run>>>())
     });
     // Labels and rows borrow from the workspace rather than `runs`: memos are lazy, so views that
     // never read `runs` (latency on a large bundle) never pay for cloning the runs.

@@ -11,7 +11,7 @@ pub fn Config() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let changed_only = RwSignal::new(false);
     let diff = crate::ui::derived(move |_| {
-        state.runs.with(|runs| config_diff(&runs.iter().collect::<Vec<_>>()))
+        state.runs.with(|runs| config_diff(&crate::ui::refs(runs)))
     });
     let table = move |group: &'static str| {
         crate::ui::derived(move |_| {

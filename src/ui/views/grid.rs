@@ -21,7 +21,7 @@ fn neighbour(arrow: &'static str, side: &'static str, c: Option<Cell>, row: &Row
 pub fn GridPanel() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let runs = state.runs;
-    let dims = Memo::new(move |_| runs.with(|r| grid_dims(&r.iter().collect::<Vec<_>>())));
+    let dims = Memo::new(move |_| runs.with(|r| grid_dims(&crate::ui::refs(r))));
     // Rows worth a grid: values in at least two runs.
     let choices = Memo::new(move |_| {
         state.rows.with(|rows| {
@@ -38,7 +38,7 @@ pub fn GridPanel() -> impl IntoView {
         let choice = choices.with(|c| c.get(picked.get()).or(c.first()).map(|x| x.0))?;
         let th = state.thresholds.get();
         let row = state.rows.with(|rows| rows.get(choice).cloned())?;
-        let g = runs.with(|r| grid(&r.iter().collect::<Vec<_>>(), &row, (&rd, &cd), &th));
+        let g = runs.with(|r| grid(&crate::ui::refs(r), &row, (&rd, &cd), &th));
         let head = g.col_values.iter().map(|c| view! { <th scope="col" class="num">{format!("{cd} = {c}")}</th> }).collect_view();
         let body = g
             .row_values

@@ -36,7 +36,7 @@ pub fn Overview() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let sources = move || state.workspace.with(|w| w.sources.clone());
     let runs = crate::ui::derived(move |_| state.workspace.with(runs_table));
-    let tenants = crate::ui::derived(move |_| state.runs.with(|rs| tenants_table(rs)));
+    let tenants = crate::ui::derived(move |_| state.runs.with(|rs| tenants_table(&crate::ui::refs(rs))));
     let headline = move || {
         let labels = state.labels.get();
         let cards = state.rows.with(|rows| {

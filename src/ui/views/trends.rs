@@ -6,6 +6,7 @@
 use crate::analysis::trend::{default_order, order_value, ordered, orders, trend, trend_metrics, Trend, ORDER_START};
 use crate::analysis::Verdict;
 use crate::bundle::Run;
+use std::sync::Arc;
 use crate::format;
 use crate::model::Measure;
 use crate::tables::trend_table;
@@ -149,14 +150,14 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
 #[component]
 pub fn Trends() -> impl IntoView {
     let state = crate::ui::use_app_state();
-    let all: Memo<Vec<Run>> = crate::ui::derived(move |_| state.workspace.with(|w| w.all_runs().cloned().collect()));
-    let order_choices = Memo::new(move |_| all.with(|r| orders(&r.iter().collect::<Vec<_>>())));
+    let all: Memo<Vec<Arc<Run>>> = crate::ui::derived(move |_| state.workspace.with(|w| w.runs.iter().map(|r| r.run.clone()).collect()));
+    let order_choices = Memo::new(move |_| all.with(|r| orders(&crate::ui::refs(r))));
     let order = Memo::new(move |_| {
         let asked = state.url.with(|u| u.order.clone());
         let choices = order_choices.get();
-        asked.filter(|o| choices.contains(o)).unwrap_or_else(|| all.with(|r| default_order(&r.iter().collect::<Vec<_>>())))
+        asked.filter(|o| choices.contains(o)).unwrap_or_else(|| all.with(|r| default_order(&crate::ui::refs(r))))
     });
-    let metrics = Memo::new(move |_| all.with(|r| trend_metrics(&r.iter().collect::<Vec<_>>())));
+    let metrics = Memo::new(move |_| all.with(|r| trend_metrics(&crate::ui::refs(r))));
     let metric = Memo::new(move |_| {
         let asked = state.url.with(|u| u.metric.clone());
         metrics.with(|m| asked.and_then(|a| m.iter().find(|x| x.label() == a).cloned()).or_else(|| m.first().cloned()))
@@ -169,7 +170,7 @@ pub fn Trends() -> impl IntoView {
     let data = crate::ui::derived(move |_| {
         let (m, b, by, th) = (metric.get()?, baseline.get()?, order.get(), state.thresholds.get());
         all.with(|runs| {
-            let refs: Vec<&Run> = runs.iter().collect();
+            let refs = crate::ui::refs(runs);
             let sorted = ordered(&refs, &by);
             let labels: Vec<String> = sorted.iter().map(|r| r.label.clone()).collect();
             let t = trend(&sorted, &b, &m, &by, &th)?;
