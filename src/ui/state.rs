@@ -38,8 +38,7 @@ pub struct AppState {
     pub system_dark: RwSignal<bool>,
     /// Selected run ids, baseline first.
     pub selected: Memo<Vec<String>>,
-    /// The selected runs themselves (cloned once per selection change; read with `.with`).
-    /// The selected runs, shared with the workspace.
+    /// The selected runs themselves, shared with the workspace (pointers, not copies of the runs).
     pub runs: Memo<Vec<Arc<Run>>>,
     /// Labels of the selected runs.
     pub labels: Memo<Vec<String>>,
@@ -96,8 +95,8 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
         let ids = selected.get();
         workspace.with(|w| ids.iter().filter_map(|id| w.shared(id).cloned()).collect::<Vec<Arc<Run>>>())
     });
-    // Labels and rows borrow from the workspace rather than `runs`: memos are lazy, so views that
-    // never read `runs` (latency on a large bundle) never pay for cloning the runs.
+    // Labels and rows borrow from the workspace rather than read `runs`: memos are lazy, and a
+    // view that never reads `runs` (latency) never builds that list.
     let labels = Memo::new(move |_| {
         let ids = selected.get();
         workspace.with(|w| ids.iter().filter_map(|id| w.run(id).map(|r| r.label.clone())).collect())

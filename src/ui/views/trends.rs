@@ -6,7 +6,6 @@
 use crate::analysis::trend::{default_order, order_value, ordered, orders, trend, trend_metrics, Trend, ORDER_START};
 use crate::analysis::Verdict;
 use crate::bundle::Run;
-use std::sync::Arc;
 use crate::format;
 use crate::model::Measure;
 use crate::tables::trend_table;
@@ -16,6 +15,7 @@ use leptos::prelude::*;
 use plotly::common::{Anchor, Fill, HoverInfo, MarkerSymbol, Mode, Orientation};
 use plotly::layout::{AxisType, HoverMode};
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// At most this many metrics in the picker (the name filter narrows it).
 const MAX_CHOICES: usize = 400;
