@@ -18,35 +18,19 @@ The saved profile opens in Chromium's DevTools (Performance panel, "Load profile
 """
 import argparse
 import collections
-import functools
-import http.server
 import json
 import os
 import sys
-import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import screenshots  # noqa: E402  (its ChromeDriver client and quiet file server)
+import screenshots  # noqa: E402  (its ChromeDriver client and file server)
 
 READY = {
     "overview": "document.querySelector('[data-testid=summary] .summary-line') && document.querySelector('table[data-table=runs] tbody tr')",
     "latency": "document.querySelector('table[data-table=latency] tbody tr') && document.querySelector('.chart .main-svg')",
 }
 OTHER = "document.querySelector('table[data-table] tbody tr') || document.querySelector('.chart .main-svg')"
-
-
-def serve(dist, files):
-    root = tempfile.mkdtemp(prefix="runlens-prof-")
-    os.symlink(os.path.abspath(dist), os.path.join(root, "runlens"))
-    os.mkdir(os.path.join(root, "files"))
-    for f in files:
-        os.symlink(os.path.abspath(f), os.path.join(root, "files", os.path.basename(f)))
-    handler = functools.partial(screenshots.QuietHandler, directory=root)
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", screenshots.free_port()), handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{srv.server_address[1]}/runlens/"
 
 
 def summary(profile, top):
@@ -79,7 +63,7 @@ def main():
     ap.add_argument("--out", default="cpu-profile.json")
     ap.add_argument("--top", type=int, default=30)
     a = ap.parse_args()
-    base = serve(a.dist, a.file)
+    base = screenshots.serve(a.dist, a.file)
     url = base + "?" + a.query
     view = dict(p.split("=", 1) for p in a.query.split("&") if "=" in p).get("view", "overview")
     ready = f"return !!({READY.get(view, OTHER)}) && !document.querySelector('.busy')"

@@ -35,10 +35,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def serve(dist):
-    """Serves DIST under /runlens/ (as GitHub Pages serves a project site); returns the base URL."""
+def serve(dist, files=()):
+    """Serves DIST under /runlens/ (as GitHub Pages serves a project site) and each of `files` at
+    /files/NAME (a query reaches it with `src=../files/NAME`); returns the base URL."""
     root = tempfile.mkdtemp(prefix="runlens-shots-")
     os.symlink(os.path.abspath(dist), os.path.join(root, "runlens"))
+    os.mkdir(os.path.join(root, "files"))
+    for f in files:
+        os.symlink(os.path.abspath(f), os.path.join(root, "files", os.path.basename(f)))
     handler = functools.partial(QuietHandler, directory=root)
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
