@@ -141,8 +141,10 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
         "yaxis": axis(dark, &format!("{} ({unit_name})", t.row.label())),
         "hovermode": HoverMode::Closest,
         "margin": {"l": 10, "r": 10, "t": 20, "b": 10},
-        // Below the plot: the mode bar sits at the top right.
-        "legend": {"orientation": Orientation::Horizontal, "y": -0.12, "yanchor": Anchor::Top, "x": 0.0},
+        // At the foot of the figure (the mode bar sits at the top right), below the axis labels
+        // however tall they are: placed in the figure's height, not the plot's (which put it over
+        // tilted run labels at narrow widths).
+        "legend": {"orientation": Orientation::Horizontal, "yref": "container", "y": 0.0, "yanchor": Anchor::Bottom, "x": 0.0},
     })));
     configured(fig, "runlens-trend")
 }
