@@ -4,6 +4,7 @@
 use super::browser;
 use super::components::{notices::Notices, run_picker::RunPicker};
 use super::loader;
+use super::show::{shown, shown_or};
 use super::state::provide_app_state;
 use super::views;
 use crate::urlstate::{Theme, UrlState, View};
@@ -73,16 +74,16 @@ pub fn App() -> impl IntoView {
             }
             on:drop=on_drop
         >
-            <Show when=move || !embed.get()>
+            {shown(move || !embed.get(), move || view! {
                 <Header/>
-            </Show>
+            }.into_any())}
             <Notices/>
-            <Show when=move || dragging.get()>
+            {shown(move || dragging.get(), move || view! {
                 <div class="drop-overlay" aria-hidden="true"><p>"Drop result bundles to open them"</p></div>
-            </Show>
-            <Show when=move || { state.busy.get() != 0 }>
+            }.into_any())}
+            {shown(move || { state.busy.get() != 0 }, move || view! {
                 <Busy/>
-            </Show>
+            }.into_any())}
             {move || if has_runs.get() {
                 view! { <Workspace/> }.into_any()
             } else if embed.get() {
@@ -135,15 +136,15 @@ fn Busy() -> impl IntoView {
             <span class="spinner"></span>
             <span class="busy-text">{text}</span>
             // One element whose attributes follow the progress (not a new one per report).
-            <Show when=move || bar.with(Option::is_some)>
+            {shown(move || bar.with(Option::is_some), move || view! {
                 <progress
                     max=move || bar.get().map_or(1, |b| b.1).to_string()
                     value=move || bar.get().map_or(0, |b| b.0).to_string()
                 ></progress>
-            </Show>
-            <Show when=move || state.progress.with(Option::is_some)>
+            }.into_any())}
+            {shown(move || state.progress.with(Option::is_some), move || view! {
                 <button type="button" class="ghost small" on:click=move |_| loader::cancel() data-testid="cancel-load">"Cancel"</button>
-            </Show>
+            }.into_any())}
         </div>
     }
 }
@@ -169,12 +170,12 @@ fn Header() -> impl IntoView {
             <span class="report-title">{title}</span>
             <span class="spacer"></span>
             <super::components::share::ShareButtons/>
-            <Show when=move || state.workspace.with(|w| !w.is_empty())>
+            {shown(move || state.workspace.with(|w| !w.is_empty()), move || view! {
                 <OpenButton/>
-            </Show>
-            <Show when=move || state.workspace.with(|w| !w.is_empty())>
+            }.into_any())}
+            {shown(move || state.workspace.with(|w| !w.is_empty()), move || view! {
                 <button type="button" class="ghost" on:click=close_all title="Close all bundles and forget the remembered ones">"Close all"</button>
-            </Show>
+            }.into_any())}
             <button type="button" class="ghost theme-toggle" on:click=toggle_theme
                 aria-label=move || if state.dark.get() { "Switch to light theme" } else { "Switch to dark theme" }>
                 {move || if state.dark.get() { "☀" } else { "☾" }}
@@ -209,7 +210,7 @@ fn Workspace() -> impl IntoView {
     let view_now = Memo::new(move |_| state.url.with(|u| u.view));
     let embed = Memo::new(move |_| state.url.with(|u| u.embed));
     view! {
-        <Show when=move || !embed.get()>
+        {shown(move || !embed.get(), move || view! {
             <nav class="tabs" aria-label="Views">
                 {View::ALL.into_iter().map(|v| view! {
                     <button type="button" class="tab"
@@ -220,18 +221,20 @@ fn Workspace() -> impl IntoView {
                     </button>
                 }).collect_view()}
             </nav>
-        </Show>
+        }.into_any())}
         <main id="main" class="view" data-view=move || view_now.get().slug()>
-            <Show when=move || embed.get()>
+            {shown(move || embed.get(), move || view! {
                 <a class="open-full" target="_blank" rel="noopener"
                     href=move || format!("{}?{}", browser::page_base(), state.url.with(|u| UrlState { embed: false, ..u.clone() }.to_query()))>
                     "Open in runlens ↗"
                 </a>
-            </Show>
-            <Show when=move || !embed.get()>
+            }.into_any())}
+            {shown(move || !embed.get(), move || view! {
                 <super::components::import_panel::ImportPanel/>
-            </Show>
-            <Show when=move || !embed.get() fallback=move || view! {
+            }.into_any())}
+            {shown_or(move || !embed.get(), move || view! {
+                <RunPicker/>
+            }.into_any(), {let f = move || view! {
                 <p class="embed-runs">{move || {
                     let l = state.labels.get();
                     match l.split_first() {
@@ -240,9 +243,7 @@ fn Workspace() -> impl IntoView {
                         None => String::new(),
                     }
                 }}</p>
-            }>
-                <RunPicker/>
-            </Show>
+            }; move || f().into_any()})}
             {move || match view_now.get() {
                 View::Overview => view! { <views::overview::Overview/> }.into_any(),
                 View::Compare => view! { <views::compare::Compare/> }.into_any(),

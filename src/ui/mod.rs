@@ -9,6 +9,7 @@ mod loader;
 pub mod panic;
 mod persist;
 mod plotly_loader;
+pub(crate) mod show;
 mod state;
 mod views;
 

@@ -13,6 +13,7 @@
 //! it, and views that add traces themselves call it for every name and category.
 
 use crate::ui::plotly_loader::ensure_plotly;
+use crate::ui::show::shown;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plotly::common::Orientation;
@@ -229,9 +230,9 @@ where
                 <button type="button" class="ghost small" on:click=move |_| d2("svg") title="Download the chart as SVG">"SVG"</button>
             </div>
             <div id=id class="chart" role="img" aria-label=label style=format!("--chart-placeholder:{height}px")></div>
-            <Show when=move || error.get().is_some()>
+            {shown(move || error.get().is_some(), move || view! {
                 <p class="empty">{move || error.get().unwrap_or_default()}</p>
-            </Show>
+            }.into_any())}
         </figure>
     }
 }

@@ -4,6 +4,7 @@
 //! (`loader::sync_session`); the session itself is `AppState::session`.
 
 use crate::ui::loader::sync_session;
+use crate::ui::show::shown;
 use crate::ui::state::{AppState, NoticeKind};
 use leptos::prelude::*;
 
@@ -74,7 +75,7 @@ pub fn ImportPanel() -> impl IntoView {
                                             </span>
                                         }
                                     }).collect_view()}
-                                    <Show when=move || merge>
+                                    {shown(move || merge, move || view! {
                                         <input type="text" class="dim-input" placeholder="release=Poppy" aria-label="Add a dimension (key=value)" data-testid="import-dim"
                                             on:change=move |ev| {
                                                 let text = event_target_value(&ev);
@@ -83,7 +84,7 @@ pub fn ImportPanel() -> impl IntoView {
                                                     None => state.notify(NoticeKind::Warning, format!("“{text}” is not a dimension: write key=value, e.g. users=20."), vec![]),
                                                 }
                                             }/>
-                                    </Show>
+                                    }.into_any())}
                                 </span>
                                 <button type="button" class="ghost small" data-testid="import-baseline"
                                     title="Compare the other runs against this one"
@@ -98,7 +99,7 @@ pub fn ImportPanel() -> impl IntoView {
                                             <span class="hint">{format!(" — {format}{}{}",
                                                 if records > 0 { format!(", {}", crate::format::count(records as usize, "record", "records")) } else { String::new() },
                                                 if n_runs > 1 { format!(", {n_runs} runs") } else { String::new() })}</span>
-                                            <Show when=move || n_runs == 1>
+                                            {shown(move || n_runs == 1, move || view! {
                                                 <label class="import-move">
                                                     <span class="visually-hidden">"Move to run"</span>
                                                     <select data-testid="import-move" on:change=move |ev| {
@@ -112,7 +113,7 @@ pub fn ImportPanel() -> impl IntoView {
                                                         <option value="new">"in a new run"</option>
                                                     </select>
                                                 </label>
-                                            </Show>
+                                            }.into_any())}
                                             <button type="button" class="ghost small" aria-label="Remove this file" title="Remove this file"
                                                 on:click=move |_| edit(state, |s| { s.remove_file(fi); None })>"Remove"</button>
                                         </li>
@@ -126,7 +127,7 @@ pub fn ImportPanel() -> impl IntoView {
         })
     };
     view! {
-        <Show when=move || state.session.with(|s| !s.is_empty())>
+        {shown(move || state.session.with(|s| !s.is_empty()), move || view! {
             <section class="import-panel" aria-labelledby="import-h">
                 <div class="import-panel-head">
                     <h2 id="import-h">"Imported files"</h2>
@@ -136,12 +137,12 @@ pub fn ImportPanel() -> impl IntoView {
                         {move || if open.get() { "Hide" } else { "Show" }}
                     </button>
                 </div>
-                <Show when=move || open.get()>
+                {shown(move || open.get(), move || view! {
                     <p class="hint">"Files dropped together form one run (two of the same kind, such as two JTLs, are two runs). Move files between runs, name runs and set dimensions; the runs are ordinary runs: compare, export and Save bundle work on them."</p>
                     <ul class="import-runs">{runs}</ul>
-                </Show>
+                }.into_any())}
             </section>
-        </Show>
+        }.into_any())}
     }
 }
 

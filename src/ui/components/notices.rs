@@ -2,6 +2,7 @@
 //! are listed up to `limits::MAX_LIST_ITEMS`.
 
 use crate::limits::{more_note, MAX_LIST_ITEMS};
+use crate::ui::show::shown;
 use crate::ui::state::NoticeKind;
 use leptos::prelude::*;
 
@@ -24,7 +25,7 @@ pub fn Notices() -> impl IntoView {
                     view! {
                         <div class=class role=role>
                             <span class="notice-text">{n.text.clone()}</span>
-                            <Show when=move || has_details>
+                            {shown(move || has_details, move || view! {
                                 <details>
                                     <summary>"Details"</summary>
                                     <ul>
@@ -32,7 +33,7 @@ pub fn Notices() -> impl IntoView {
                                         {more_note(details.len(), MAX_LIST_ITEMS).map(|m| view! { <li class="more">{m}</li> })}
                                     </ul>
                                 </details>
-                            </Show>
+                            }.into_any())}
                             <button type="button" class="ghost close" aria-label="Dismiss"
                                 on:click=move |_| state.notices.update(|v| v.retain(|x| x.id != id))>"×"</button>
                         </div>

@@ -1,5 +1,6 @@
 //! Choosing runs: a baseline and one or more candidates (two make a pair, more an N-run view).
 
+use crate::ui::show::shown_or;
 use leptos::prelude::*;
 
 #[component]
@@ -44,10 +45,9 @@ pub fn RunPicker() -> impl IntoView {
                     }).collect_view()}
                 </select>
             </label>
-            <Show when={move || runs().len() > 1}
-                fallback={|| view! { <span class="hint">"— the only run loaded: drop another run's files or a bundle to compare"</span> }}>
+            {shown_or({move || runs().len() > 1}, move || view! {
                 <span class="cands-label">"compared with"</span>
-            </Show>
+            }.into_any(), {let f = {|| view! { <span class="hint">"— the only run loaded: drop another run's files or a bundle to compare"</span> }}; move || f().into_any()})}
             <div class="cands" role="group" aria-label="Candidate runs">
                 {move || {
                     let b = base();

@@ -1,6 +1,7 @@
 //! Copy link / copy embed snippet / export the workspace as one bundle.
 
 use crate::ui::browser;
+use crate::ui::show::shown;
 use crate::ui::state::NoticeKind;
 use crate::urlstate::UrlState;
 use leptos::prelude::*;
@@ -82,11 +83,11 @@ pub fn ShareButtons() -> impl IntoView {
         }
     };
     view! {
-        <Show when=has_runs>
+        {shown(has_runs, move || view! {
             <button type="button" class="ghost" on:click=copy_link data-testid="copy-link"
                 title="A link to this view; runs from local files travel inside the link (nothing is uploaded)">"Copy link"</button>
             <button type="button" class="ghost" on:click=copy_embed data-testid="copy-embed">"Copy embed"</button>
             <button type="button" class="ghost" on:click=export data-testid="export-bundle" title="Download every loaded run as one bundle">"Save bundle"</button>
-        </Show>
+        }.into_any())}
     }
 }

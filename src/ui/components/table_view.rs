@@ -7,6 +7,7 @@ use super::verdict_class;
 use crate::tables::{to_confluence, to_csv, to_markdown, Table};
 use crate::ui::browser;
 use crate::ui::state::NoticeKind;
+use crate::ui::show::shown;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -125,10 +126,10 @@ pub fn TableView(
                 <span class="count">{move || crate::format::count(rows_total.get(), "row", "rows")}</span>
                 <ExportMenu table=table/>
             </div>
-            <Show when=move || rows_total.get() == 0>
+            {shown(move || rows_total.get() == 0, move || view! {
                 <p class="empty">"No rows match."</p>
-            </Show>
-            <Show when=move || rows_total.get() != 0>
+            }.into_any())}
+            {shown(move || rows_total.get() != 0, move || view! {
                 <div class="table-scroll" tabindex="0">
                     <table data-table=move || table.with(|t| t.id.clone())>
                         <caption class="visually-hidden">{move || table.with(|t| t.caption.clone())}</caption>
@@ -136,8 +137,8 @@ pub fn TableView(
                         <tbody>{body}</tbody>
                     </table>
                 </div>
-            </Show>
-            <Show when=move || { pages() > 1 }>
+            }.into_any())}
+            {shown(move || { pages() > 1 }, move || view! {
                 <div class="pager">
                     <button type="button" class="ghost" disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>"‹ Previous"</button>
                     <span>{move || {
@@ -146,7 +147,7 @@ pub fn TableView(
                     }}</span>
                     <button type="button" class="ghost" disabled=move || { page.get() + 1 >= pages() } on:click=move |_| page.update(|p| *p += 1)>"Next ›"</button>
                 </div>
-            </Show>
+            }.into_any())}
         </div>
     }
 }

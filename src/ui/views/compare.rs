@@ -6,6 +6,7 @@ use super::controls::{by_change, row_filter, FilterControls};
 use crate::model::Section;
 use crate::tables::{compare_table, BY_CHANGE};
 use crate::ui::components::table_view::TableView;
+use crate::ui::show::shown;
 use leptos::prelude::*;
 
 #[component]
@@ -21,9 +22,9 @@ pub fn Compare() -> impl IntoView {
             <FilterControls/>
             <super::overview::SummaryLines/>
             <super::grid::GridPanel/>
-            <Show when=move || present.with(|p| p.is_empty())>
+            {shown(move || present.with(|p| p.is_empty()), move || view! {
                 <p class="empty">"The selected runs carry no numbers to compare."</p>
-            </Show>
+            }.into_any())}
             <For each=move || present.get() key=|s| *s let:section>
                 {
                     let table = crate::ui::derived(move |_| {

@@ -4,6 +4,7 @@
 use crate::analysis::config_diff;
 use crate::tables::config_table;
 use crate::ui::components::table_view::TableView;
+use crate::ui::show::{shown, shown_or};
 use leptos::prelude::*;
 
 #[component]
@@ -23,18 +24,18 @@ pub fn Config() -> impl IntoView {
     let has = move |group: &'static str| move || diff.with(|d| d.iter().any(|r| r.group == group));
     view! {
         <div class="config">
-            <Show when=move || diff.with(|d| !d.is_empty()) fallback=|| view! {
-                <super::controls::NoData what="module settings or infrastructure" field="runs[].modules and runs[].infrastructure"
-                    has=|r| !r.modules.is_empty() || !r.infrastructure.is_empty()/>
-            }>
+            {shown_or(move || diff.with(|d| !d.is_empty()), move || view! {
                 <div class="controls">
                     <label><input type="checkbox" prop:checked=move || changed_only.get() data-testid="changed-only"
                         on:change=move |ev| changed_only.set(event_target_checked(&ev))/>" Changed settings only"</label>
                     <span class="hint">{move || { let n = n_changed(); format!("{} {} between the selected runs", crate::format::count(n, "setting", "settings"), if n == 1 { "differs" } else { "differ" }) }}</span>
                 </div>
-                <Show when=has("Modules")><TableView table=table("Modules") group_rows=true/></Show>
-                <Show when=has("Infrastructure")><TableView table=table("Infrastructure") group_rows=true/></Show>
-            </Show>
+                {shown(has("Modules"), move || view! {<TableView table=table("Modules") group_rows=true/>}.into_any())}
+                {shown(has("Infrastructure"), move || view! {<TableView table=table("Infrastructure") group_rows=true/>}.into_any())}
+            }.into_any(), {let f = || view! {
+                <super::controls::NoData what="module settings or infrastructure" field="runs[].modules and runs[].infrastructure"
+                    has=|r| !r.modules.is_empty() || !r.infrastructure.is_empty()/>
+            }; move || f().into_any()})}
         </div>
     }
 }

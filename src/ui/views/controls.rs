@@ -5,6 +5,7 @@ use crate::bundle::Run;
 use crate::model::Family;
 use crate::tables::{RowFilter, BY_CHANGE, METHOD};
 use crate::ui::AppState;
+use crate::ui::show::{shown, shown_or};
 use crate::urlstate::{ThresholdParams, SORT_BY_CHANGE};
 use leptos::prelude::*;
 
@@ -53,9 +54,9 @@ pub fn FilterControls(
                 <input type="checkbox" data-testid="biggest" prop:checked=biggest on:change=move |ev| set_biggest(event_target_checked(&ev))/>
                 " Biggest changes first"
             </label>
-            <Show when=move || threshold>
+            {shown(move || threshold, move || view! {
                 <ThresholdEditor/>
-            </Show>
+            }.into_any())}
         </div>
     }
 }
@@ -125,15 +126,14 @@ pub fn NoData(
     view! {
         <div class="no-data" data-testid="no-data">
             <p class="empty">{format!("The selected runs have no {what}.")}</p>
-            <Show when=move || offers.with(|o| !o.is_empty())
-                fallback=move || view! { <p class="hint">{format!("No loaded run has it; bundles carry it in {field}.")}</p> }>
+            {shown_or(move || offers.with(|o| !o.is_empty()), move || view! {
                 <p>{format!("These runs have {what}:")}</p>
                 <ul class="offers">
                     {move || offers.get().into_iter().map(|(label, ids)| view! {
                         <li><button type="button" class="ghost" on:click=move |_| state.url.update(|u| u.select_runs(ids.clone()))>{format!("Show {label}")}</button></li>
                     }).collect_view()}
                 </ul>
-            </Show>
+            }.into_any(), {let f = move || view! { <p class="hint">{format!("No loaded run has it; bundles carry it in {field}.")}</p> }; move || f().into_any()})}
         </div>
     }
 }

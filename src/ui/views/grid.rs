@@ -5,6 +5,7 @@ use crate::analysis::{grid, grid_dims, Cell, Row};
 use crate::format;
 use crate::tables::delta_text;
 use crate::ui::components::verdict_class;
+use crate::ui::show::shown;
 use leptos::prelude::*;
 
 /// A delta against a neighbour: "← +33.3% regressed", coloured, its reason on hover.
@@ -77,7 +78,7 @@ pub fn GridPanel() -> impl IntoView {
         })
     };
     view! {
-        <Show when=move || dims.with(|d| d.is_some()) && runs.with(|r| r.len() >= 3)>
+        {shown(move || dims.with(|d| d.is_some()) && runs.with(|r| r.len() >= 3), move || view! {
             <section class="grid-panel">
                 <h2>{move || dims.get().map(|(a, b)| format!("Grid: {a} × {b}")).unwrap_or_default()}</h2>
                 <label>"Metric "
@@ -87,6 +88,6 @@ pub fn GridPanel() -> impl IntoView {
                 </label>
                 {table}
             </section>
-        </Show>
+        }.into_any())}
     }
 }

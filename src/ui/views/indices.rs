@@ -6,6 +6,7 @@ use crate::tables::{compare_table, indices_table, RowFilter};
 use crate::limits::MAX_CHART_TRACES;
 use crate::ui::components::chart::{axis, configured, cut_note, text, themed, Chart, Figure};
 use crate::ui::components::table_view::TableView;
+use crate::ui::show::shown_or;
 use leptos::prelude::*;
 use plotly::layout::BarMode;
 use serde_json::json;
@@ -68,9 +69,7 @@ pub fn Indices() -> impl IntoView {
     });
     view! {
         <div class="indices">
-            <Show when=has_any fallback=|| view! {
-                <super::controls::NoData what="search-index statistics" field="runs[].indices (_cat/indices rows)" has=|r| !r.indices.is_empty()/>
-            }>
+            {shown_or(has_any, move || view! {
                 <h2>"Store size by index"</h2>
                 <Chart figure=figure label="Stacked store size by index for each selected run" file_name="runlens-index-sizes"/>
                 {move || cut_note((0, 0, ""), (names.with(Vec::len), MAX_CHART_TRACES, "indices (the largest)")).map(|n| view! { <p class="hint chart-cut">{n}</p> })}
@@ -79,7 +78,9 @@ pub fn Indices() -> impl IntoView {
                     let t = indices_table(&run);
                     view! { <TableView table=Signal::stored(t)/> }
                 }).collect_view()}
-            </Show>
+            }.into_any(), {let f = || view! {
+                <super::controls::NoData what="search-index statistics" field="runs[].indices (_cat/indices rows)" has=|r| !r.indices.is_empty()/>
+            }; move || f().into_any()})}
         </div>
     }
 }

@@ -7,6 +7,7 @@ use crate::tables::{latency_table, BY_CHANGE, LATENCY_COLUMNS};
 use crate::urlstate::SORT_BY_CHANGE;
 use crate::ui::components::chart::{axis, bars_per_run, configured, cut_note, themed, Chart};
 use crate::ui::components::table_view::TableView;
+use crate::ui::show::shown_or;
 use leptos::prelude::*;
 use plotly::common::{Anchor, Orientation};
 use plotly::layout::BarMode;
@@ -93,9 +94,7 @@ pub fn Latency() -> impl IntoView {
     };
     view! {
         <div class="latency">
-            <Show when=has_any fallback=|| view! {
-                <NoData what="per-transaction latency" field="runs[].transactions" has=|r| !r.transactions.is_empty()/>
-            }>
+            {shown_or(has_any, move || view! {
                 <FilterControls placeholder="Filter transactions" sort=sort/>
                 <div class="chart-head">
                     <h2>"Slowest transactions"</h2>
@@ -112,7 +111,9 @@ pub fn Latency() -> impl IntoView {
                 <Chart figure=figure label="Latency percentile per transaction for each selected run" file_name="runlens-latency"/>
                 {move || cut_note((0, 0, ""), (state.labels.with(Vec::len), crate::limits::MAX_CHART_TRACES, "runs")).map(|n| view! { <p class="hint chart-cut">{n}</p> })}
                 <TableView table=table page_size=50 sort=sort group_rows=true/>
-            </Show>
+            }.into_any(), {let f = || view! {
+                <NoData what="per-transaction latency" field="runs[].transactions" has=|r| !r.transactions.is_empty()/>
+            }; move || f().into_any()})}
         </div>
     }
 }

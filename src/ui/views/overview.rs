@@ -8,6 +8,7 @@ use crate::limits::{more_note, MAX_LIST_ITEMS};
 use crate::model::Section;
 use crate::tables::{runs_table, tenants_table};
 use crate::ui::components::{table_view::TableView, verdict_class};
+use crate::ui::show::shown;
 use leptos::prelude::*;
 
 /// Only http(s) links become anchors; anything else (javascript:, data:) is shown as text.
@@ -80,19 +81,17 @@ pub fn Overview() -> impl IntoView {
     view! {
         <div class="overview">
             <SummaryLines/>
-            <Show when=move || state.labels.with(|l| l.len() >= 2)>
-                <super::report::ReportExport/>
-            </Show>
+            {shown(move || state.labels.with(|l| l.len() >= 2), || view! { <super::report::ReportExport/> }.into_any())}
             <section class="headline" aria-labelledby="headline-h">
                 <h2 id="headline-h">"Headline"<span class="hint">{move || state.labels.with(|l| l.first().map(|b| format!(" — against the baseline, {b}")).unwrap_or_default())}</span></h2>
                 <div class="headline-cards">{headline}</div>
-                <Show when=move || state.labels.with(|l| l.len() < 2)>
+                {shown(move || state.labels.with(|l| l.len() < 2), move || view! {
                     <p class="empty">{move || if state.workspace.with(|w| w.all_runs().nth(1).is_some()) {
                         "Pick a candidate run above to see what changed."
                     } else {
                         "One run is loaded: drop the files of another run, or a bundle, to see what changed."
                     }}</p>
-                </Show>
+                }.into_any())}
             </section>
             {move || sources().into_iter().map(|s| {
                 let r = s.report;
@@ -102,7 +101,7 @@ pub fn Overview() -> impl IntoView {
                         <h1>{r.title.clone()}</h1>
                         <p class="source">"From "{s.name.clone()}</p>
                         {r.purpose.clone().map(|p| view! { <p class="purpose">{p}</p> })}
-                        <Show when={let t = !r.tickets.is_empty(); move || t}>
+                        {(!r.tickets.is_empty()).then(|| view! {
                             <ul class="tickets" aria-label="Tickets">
                                 {r.tickets.iter().take(MAX_LIST_ITEMS).map(|t| view! {
                                     <li>
@@ -112,40 +111,40 @@ pub fn Overview() -> impl IntoView {
                                     </li>
                                 }).collect_view()}
                             </ul>
-                        </Show>
+                        })}
                         <div class="two-col">
                             <section>
                                 <h2>"Summary"</h2>
                                 <ul>{text_items(&r.summary)}</ul>
-                                <Show when={let e = r.summary.is_empty(); move || e}><p class="empty">"The report has no summary."</p></Show>
+                                {r.summary.is_empty().then(|| view! { <p class="empty">"The report has no summary."</p> })}
                             </section>
                             <section>
                                 <h2>"Recommendations"</h2>
                                 <ul>{text_items(&r.recommendations)}</ul>
-                                <Show when={let e = r.recommendations.is_empty(); move || e}><p class="empty">"No recommendations were given."</p></Show>
+                                {r.recommendations.is_empty().then(|| view! { <p class="empty">"No recommendations were given."</p> })}
                                 {r.environment.clone().map(|e| view! { <h3>"Environment"</h3><p>{e}</p> })}
-                                <Show when={let l = !r.links.is_empty(); move || l}>
+                                {(!r.links.is_empty()).then(|| view! {
                                     <h3>"Links"</h3>
                                     <ul>{r.links.iter().take(MAX_LIST_ITEMS).map(|l| view! { <li>{link_or_text(l.label.clone(), Some(l.url.clone()))}</li> }).collect_view()}</ul>
-                                </Show>
+                                })}
                             </section>
                         </div>
-                        <Show when=move || n_notes != 0>
+                        {(n_notes != 0).then(|| view! {
                             <details class="report-notes">
                                 <summary>{format!("Notes on this report ({n_notes})")}</summary>
                                 <ul>{text_items(&r.notes)}</ul>
                             </details>
-                        </Show>
+                        })}
                     </article>
                 }
             }).collect_view()}
             <section aria-label="Runs">
                 <TableView table=runs/>
             </section>
-            <Show when=move || tenants.with(|t| !t.rows.is_empty())>
+            {shown(move || tenants.with(|t| !t.rows.is_empty()), move || view! {
                 <section aria-label="Tenants"><TableView table=tenants group_rows=true/></section>
-            </Show>
-            <Show when=move || !errors().is_empty()>
+            }.into_any())}
+            {shown(move || !errors().is_empty(), move || view! {
                 <section class="errors">
                     <h2>"Errors in the selected runs"</h2>
                     <ul>
@@ -161,7 +160,7 @@ pub fn Overview() -> impl IntoView {
                         {move || more_note(state.runs.with(|rs| rs.iter().map(|r| r.errors.len()).sum()), MAX_LIST_ITEMS).map(|m| view! { <li class="more">{m}</li> })}
                     </ul>
                 </section>
-            </Show>
+            }.into_any())}
         </div>
     }
 }
@@ -181,12 +180,15 @@ pub fn SummaryLines() -> impl IntoView {
                 view! {
                     <div class=class>
                         <p title=crate::tables::METHOD>{sentence}</p>
-                        <Show when={let n = s.worst.len(); move || n > 0}
-                            fallback=|| view! { <p class="hint">"No regression beyond noise among the figures both runs have."</p> }>
-                            <ol class="worst" aria-label="Worst changes">
-                                {s.worst.iter().map(|w| view! { <li><span class="w-key">{w.key.clone()}</span>" "<span class="w-what">{w.what.clone()}</span></li> }).collect_view()}
-                            </ol>
-                        </Show>
+                        {if s.worst.is_empty() {
+                            view! { <p class="hint">"No regression beyond noise among the figures both runs have."</p> }.into_any()
+                        } else {
+                            view! {
+                                <ol class="worst" aria-label="Worst changes">
+                                    {s.worst.iter().map(|w| view! { <li><span class="w-key">{w.key.clone()}</span>" "<span class="w-what">{w.what.clone()}</span></li> }).collect_view()}
+                                </ol>
+                            }.into_any()
+                        }}
                     </div>
                 }
             }).collect_view()}

@@ -10,6 +10,7 @@ use crate::ui::components::chart::{axis, bars_per_run, configured, cut_note, tex
 use crate::ui::components::table_view::TableView;
 use leptos::prelude::*;
 use crate::ui::components::chart::Figure;
+use crate::ui::show::{shown, shown_or};
 use plotly::common::Orientation;
 use plotly::layout::BarMode;
 use serde_json::json;
@@ -81,9 +82,7 @@ pub fn Resources() -> impl IntoView {
     };
     view! {
         <div class="resources">
-            <Show when=has_any fallback=|| view! {
-                <NoData what="resource figures" field="runs[].resources" has=|r| !r.resources.is_empty()/>
-            }>
+            {shown_or(has_any, move || view! {
                 <FilterControls placeholder="Filter services or metrics"/>
                 <div class="chart-head">
                     <h2>"Utilization per service"</h2>
@@ -100,12 +99,14 @@ pub fn Resources() -> impl IntoView {
                     let sort = RwSignal::new(by_change.get().then_some((crate::tables::BY_CHANGE, true)));
                     view! { <TableView table=table group_rows=true sort=sort/> }
                 }}
-                <Show when=has_series>
+                {shown(has_series, move || view! {
                     <h2>"Over time"</h2>
                     <Chart figure=series label="Resource utilization over time" file_name="runlens-resources-over-time"/>
                     {move || cut_note((0, 0, ""), (n_series(), MAX_CHART_TRACES, "series")).map(|n| view! { <p class="hint chart-cut">{n}</p> })}
-                </Show>
-            </Show>
+                }.into_any())}
+            }.into_any(), {let f = || view! {
+                <NoData what="resource figures" field="runs[].resources" has=|r| !r.resources.is_empty()/>
+            }; move || f().into_any()})}
         </div>
     }
 }

@@ -11,6 +11,7 @@ use crate::model::Measure;
 use crate::tables::trend_table;
 use crate::ui::components::chart::{axis, configured, themed, Chart, Figure};
 use crate::ui::components::table_view::TableView;
+use crate::ui::show::shown_or;
 use leptos::prelude::*;
 use plotly::common::{Anchor, Fill, HoverInfo, MarkerSymbol, Mode, Orientation};
 use plotly::layout::{AxisType, HoverMode};
@@ -193,9 +194,7 @@ pub fn Trends() -> impl IntoView {
     };
     view! {
         <div class="trends">
-            <Show when=move || metrics.with(|m| !m.is_empty()) fallback=move || view! {
-                <p class="empty">{move || format!("A trend needs a figure that at least two runs share; the workspace has {} with none in common.", crate::format::count(all.with(Vec::len), "run", "runs"))}</p>
-            }>
+            {shown_or(move || metrics.with(|m| !m.is_empty()), move || view! {
                 <div class="controls">
                     <label>"Metric "
                         <select data-testid="trend-metric" on:change=move |ev| { let v = event_target_value(&ev); state.url.update(|u| u.metric = Some(v)); }>
@@ -226,7 +225,9 @@ pub fn Trends() -> impl IntoView {
                 }}</p>
                 <Chart figure=chart label="The chosen metric across the runs in order, the baseline marked" file_name="runlens-trend"/>
                 {move || table.get().map(|t| view! { <TableView table=Signal::stored(t) page_size=50/> })}
-            </Show>
+            }.into_any(), {let f = move || view! {
+                <p class="empty">{move || format!("A trend needs a figure that at least two runs share; the workspace has {} with none in common.", crate::format::count(all.with(Vec::len), "run", "runs"))}</p>
+            }; move || f().into_any()})}
         </div>
     }
 }
