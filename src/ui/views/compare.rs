@@ -25,8 +25,7 @@ pub fn Compare() -> impl IntoView {
             {shown(move || present.with(|p| p.is_empty()), move || view! {
                 <p class="empty">"The selected runs carry no numbers to compare."</p>
             }.into_any())}
-            <For each=move || present.get() key=|s| *s let:section>
-                {
+            {move || present.get().into_iter().map(|section| {
                     let table = crate::ui::derived(move |_| {
                         let labels = state.labels.get();
                         let f = filter.get();
@@ -41,8 +40,7 @@ pub fn Compare() -> impl IntoView {
                             }}
                         </section>
                     }
-                }
-            </For>
+                }).collect_view()}
         </div>
     }
 }
