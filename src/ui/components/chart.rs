@@ -188,6 +188,13 @@ pub fn Chart<F>(
 where
     F: Fn() -> Figure + 'static,
 {
+    chart(Box::new(figure), label, height, file_name)
+}
+
+/// `Chart`'s body, for any figure: the component is generic over the closure that builds the
+/// figure, and this keeps one copy of its effect, buttons and view for the page's five charts
+/// (docs/size.md).
+fn chart(figure: Box<dyn Fn() -> Figure>, label: String, height: u32, file_name: &'static str) -> AnyView {
     let id = format!("chart-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
     let error = RwSignal::new(None::<String>);
     let div_id = id.clone();
@@ -235,4 +242,5 @@ where
             }.into_any())}
         </figure>
     }
+    .into_any()
 }
