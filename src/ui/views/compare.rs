@@ -26,21 +26,21 @@ pub fn Compare() -> impl IntoView {
                 <p class="empty">"The selected runs carry no numbers to compare."</p>
             }.into_any())}
             {move || present.get().into_iter().map(|section| {
-                    let table = crate::ui::derived(move |_| {
-                        let labels = state.labels.get();
-                        let f = filter.get();
-                        state.rows.with(|rows| compare_table(rows, &labels, section, &f))
-                    });
-                    let page = if section == Section::Transaction { 60 } else { crate::limits::TABLE_PAGE_ROWS };
-                    view! {
-                        <section class="section">
-                            {move || {
-                                let sort = RwSignal::new(by_change.get().then_some((BY_CHANGE, true)));
-                                view! { <TableView table=table page_size=page group_rows=true sort=sort/> }
-                            }}
-                        </section>
-                    }
-                }).collect_view()}
+                let table = crate::ui::derived(move |_| {
+                    let labels = state.labels.get();
+                    let f = filter.get();
+                    state.rows.with(|rows| compare_table(rows, &labels, section, &f))
+                });
+                let page = if section == Section::Transaction { 60 } else { crate::limits::TABLE_PAGE_ROWS };
+                view! {
+                    <section class="section">
+                        {move || {
+                            let sort = RwSignal::new(by_change.get().then_some((BY_CHANGE, true)));
+                            view! { <TableView table=table page_size=page group_rows=true sort=sort/> }
+                        }}
+                    </section>
+                }
+            }).collect_view()}
         </div>
     }
 }
