@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-type ViewFn = Box<dyn Fn() -> AnyView + Send + Sync>;
+type MakeView = Box<dyn Fn() -> AnyView + Send + Sync>;
 
 /// `children` while `when` is true, else nothing.
 pub fn shown(when: impl Fn() -> bool + Send + Sync + 'static, children: impl Fn() -> AnyView + Send + Sync + 'static) -> AnyView {
@@ -22,7 +22,7 @@ pub fn shown_or(
     either(Box::new(when), Box::new(children), Some(Box::new(fallback)))
 }
 
-fn either(when: Box<dyn Fn() -> bool + Send + Sync>, children: ViewFn, fallback: Option<ViewFn>) -> AnyView {
+fn either(when: Box<dyn Fn() -> bool + Send + Sync>, children: MakeView, fallback: Option<MakeView>) -> AnyView {
     let when = Memo::new(move |_| when());
     (move || match (when.get(), &fallback) {
         (true, _) => children(),
