@@ -6,7 +6,7 @@ use super::judge::{judge, Side};
 use super::noise::{self, Interval};
 pub use super::judge::{Cell, Change, Method, Verdict, Why};
 use crate::bundle::{Histogram, Run, RunStatus, Unit};
-use crate::model::{facts, Fact, Section, Spec, Thresholds};
+use crate::model::{facts, key_facts, Fact, Section, Spec, Thresholds};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -138,7 +138,12 @@ pub fn compare_one(runs: &[&Run], th: &Thresholds, section: Section, key: &str, 
 }
 
 fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, &str, &str)>) -> Vec<Row> {
-    let all: Vec<Vec<Fact>> = runs.iter().map(|r| facts(r)).collect();
+    // One row only: each run's facts of its key, and whether the run has that section at all
+    // (which tells a missing key from a missing section), instead of all its facts.
+    let (all, has_section): (Vec<Vec<Fact>>, Vec<bool>) = match only {
+        Some((section, key, _)) => runs.iter().map(|r| key_facts(r, section, key)).unzip(),
+        None => (runs.iter().map(|r| facts(r)).collect(), Vec::new()),
+    };
     let cap = all.first().map_or(0, Vec::len);
     let mut rows: Vec<Row> = Vec::with_capacity(cap);
     // Per row: its key's number (keys numbered in order of first appearance) and one slot per run.
@@ -161,6 +166,11 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
     const MAX_SHARED_METRICS: usize = 64;
     let mut metric_names: Vec<Arc<str>> = Vec::new();
     let mut sections = vec![[false; Section::ALL.len()]; runs.len()];
+    if let Some((section, _, _)) = only {
+        for (ri, has) in has_section.iter().enumerate() {
+            sections[ri][section as usize] = *has;
+        }
+    }
     for (ri, run_facts) in all.iter().enumerate() {
         let mut last: Option<(Section, &str, usize)> = None;
         for f in run_facts {

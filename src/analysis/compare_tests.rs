@@ -287,3 +287,39 @@ fn rows_share_names_and_past_the_shared_list_keep_their_own() {
     // The average, and two per phase (no peak or minimum of the whole: no rows for them).
     assert_eq!(rows.iter().filter(|r| r.section == Section::Resource).count(), 1 + 100);
 }
+
+/// `compare_one` reads only the facts of its key (`model::key_facts`); every row it gives must be
+/// the row `compare` gives, including the cells of runs that lack the key or the whole section.
+#[test]
+fn one_row_is_the_row_of_the_whole_comparison() {
+    let check = |runs: &[&Run], what: &str| {
+        let rows = compare(runs, &th());
+        assert!(!rows.is_empty(), "{what}");
+        for row in &rows {
+            let one = compare_one(runs, &th(), row.section, &row.key, &row.metric);
+            assert_eq!(one.as_ref(), Some(row), "{what}: {:?} {} · {}", row.section, row.key, row.metric);
+        }
+        assert_eq!(compare_one(runs, &th(), Section::Transaction, "no such transaction", "p95"), None, "{what}");
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("public/examples");
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "json") && !p.ends_with("index.json") {
+            let b = crate::bundle::load_bundle("example.json", &std::fs::read(&p).unwrap()).unwrap().bundle;
+            let mut runs: Vec<&Run> = b.runs.iter().collect();
+            check(&runs, &p.display().to_string());
+            runs.reverse();
+            check(&runs, &format!("{} (reversed)", p.display()));
+        }
+    }
+    // A run with the section but not the key, one without the section, one whose only transaction
+    // has no number (no fact: as good as no section).
+    let both = run("both", Some(60.0), Some(100.0), Some(5.0));
+    let mut other_key = run("other", Some(60.0), Some(100.0), None);
+    other_key.transactions[0].name = "login".into();
+    let none = run("none", Some(60.0), None, None);
+    let mut empty = run("empty", Some(60.0), None, None);
+    empty.transactions.push(Transaction { name: "search".into(), ..Default::default() });
+    check(&[&both, &other_key, &none, &empty], "made-up runs");
+    check(&[&other_key, &both, &empty, &none], "made-up runs, another baseline");
+}

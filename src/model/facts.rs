@@ -104,67 +104,125 @@ fn samples_of(t: &crate::bundle::Transaction) -> Option<f64> {
 /// All facts of a run, in display order.
 pub fn facts(run: &Run) -> Vec<Fact<'_>> {
     let mut f = Vec::with_capacity(1 + run.transactions.len() * 11 + run.resources.len() * 3 + run.indices.len() * 4);
-    out(&mut f, Section::Duration, "Run duration").push("", run.duration_s, Unit::S, Spec::duration());
-    for k in &run.kpis {
-        out(&mut f, Section::Kpi, k.name.as_str()).push("", Some(k.value), k.unit, Spec::kpi(&k.name, k.unit, k.direction));
-    }
-    for t in &run.transactions {
-        let mut o = out(&mut f, Section::Transaction, t.name.as_str());
-        o.samples = samples_of(t);
-        o.push("samples", t.samples.map(|v| v as f64), Unit::Count, Spec::transaction("samples"));
-        o.push("errors", t.errors.map(|v| v as f64), Unit::Count, Spec::transaction("errors"));
-        for (m, v) in [
-            ("mean", t.mean_ms),
-            ("median", t.median_ms),
-            ("p90", t.p90_ms),
-            ("p95", t.p95_ms),
-            ("p99", t.p99_ms),
-            ("min", t.min_ms),
-            ("max", t.max_ms),
-        ] {
-            o.push(m, v, Unit::Ms, Spec::transaction(m));
-        }
-        for (name, v) in &t.percentiles {
-            o.push(name.as_str(), Some(*v), Unit::Ms, Spec::transaction(name));
-        }
-        o.push("throughput", t.throughput_per_s, Unit::PerSecond, Spec::transaction("throughput"));
-    }
-    for r in &run.resources {
-        let spec = Spec::resource(&r.metric, r.unit);
-        let mut o = out(&mut f, Section::Resource, format!("{} · {}", r.service, r.metric));
-        o.push("peak", r.peak, r.unit, spec);
-        o.push("average", r.average, r.unit, spec);
-        o.push("min", r.min, r.unit, spec);
-        for p in &r.phases {
-            o.push(format!("average ({})", p.label), p.average, r.unit, spec);
-            o.push(format!("peak ({})", p.label), p.peak, r.unit, spec);
-        }
-    }
-    for x in &run.indices {
-        let mut o = out(&mut f, Section::Index, x.index.as_str());
-        o.push("docs", x.docs_count.map(|v| v as f64), Unit::Count, Spec::index("docs"));
-        o.push("deleted docs", x.docs_deleted.map(|v| v as f64), Unit::Count, Spec::index("deleted docs"));
-        o.push("store size", x.store_size.map(|v| v.0 as f64), Unit::Bytes, Spec::index("store size"));
-        o.push("primary store size", x.pri_store_size.map(|v| v.0 as f64), Unit::Bytes, Spec::index("primary store size"));
-    }
-    let total_samples = run.transactions.iter().map(samples_of).try_fold(0.0, |acc, s| s.map(|s| acc + s));
-    for e in &run.errors {
-        let mut o = out(&mut f, Section::Error, e.message.as_str());
-        o.samples = total_samples.filter(|n| *n > 0.0);
-        o.seconds = run.duration_s.filter(|d| *d > 0.0);
-        o.push("count", e.count.map(|v| v as f64), Unit::Count, Spec::error_entry());
-    }
-    for t in &run.tenants {
-        for k in &t.kpis {
-            out(&mut f, Section::Tenant, format!("{} · {}", t.tenant, k.name)).push(
-                "",
-                Some(k.value),
-                k.unit,
-                Spec::kpi(&k.name, k.unit, k.direction),
-            );
-        }
+    for s in Section::ALL {
+        section_facts(&mut f, run, s, None);
     }
     f
+}
+
+/// The facts of one key of a run, as `facts` gives them (in its order), and whether the run has
+/// any fact of that section at all (a run that lacks the key may still have the section). For
+/// the comparison of one row (`compare_one`): a 50-run history's trend needs one transaction of
+/// each run, not its 20,000 facts.
+pub fn key_facts<'a>(run: &'a Run, section: Section, key: &str) -> (Vec<Fact<'a>>, bool) {
+    let mut f = Vec::new();
+    section_facts(&mut f, run, section, Some(key));
+    if !f.is_empty() {
+        return (f, true);
+    }
+    let has_section = if section == Section::Transaction {
+        // The first transaction with a fact settles it; most runs answer at their first.
+        let mut one = Vec::new();
+        run.transactions.iter().any(|t| {
+            one.clear();
+            transaction_facts(&mut one, t);
+            !one.is_empty()
+        })
+    } else {
+        let mut all = Vec::new();
+        section_facts(&mut all, run, section, None);
+        !all.is_empty()
+    };
+    (f, has_section)
+}
+
+fn transaction_facts<'a>(f: &mut Vec<Fact<'a>>, t: &'a crate::bundle::Transaction) {
+    let mut o = out(f, Section::Transaction, t.name.as_str());
+    o.samples = samples_of(t);
+    o.push("samples", t.samples.map(|v| v as f64), Unit::Count, Spec::transaction("samples"));
+    o.push("errors", t.errors.map(|v| v as f64), Unit::Count, Spec::transaction("errors"));
+    for (m, v) in [
+        ("mean", t.mean_ms),
+        ("median", t.median_ms),
+        ("p90", t.p90_ms),
+        ("p95", t.p95_ms),
+        ("p99", t.p99_ms),
+        ("min", t.min_ms),
+        ("max", t.max_ms),
+    ] {
+        o.push(m, v, Unit::Ms, Spec::transaction(m));
+    }
+    for (name, v) in &t.percentiles {
+        o.push(name.as_str(), Some(*v), Unit::Ms, Spec::transaction(name));
+    }
+    o.push("throughput", t.throughput_per_s, Unit::PerSecond, Spec::transaction("throughput"));
+}
+
+/// Appends the facts of one section of `run` (only those of `key`, when given).
+fn section_facts<'a>(f: &mut Vec<Fact<'a>>, run: &'a Run, section: Section, key: Option<&str>) {
+    let wanted = |k: &str| key.is_none_or(|key| key == k);
+    match section {
+        Section::Duration => {
+            if wanted("Run duration") {
+                out(f, Section::Duration, "Run duration").push("", run.duration_s, Unit::S, Spec::duration());
+            }
+        }
+        Section::Kpi => {
+            for k in run.kpis.iter().filter(|k| wanted(&k.name)) {
+                out(f, Section::Kpi, k.name.as_str()).push("", Some(k.value), k.unit, Spec::kpi(&k.name, k.unit, k.direction));
+            }
+        }
+        Section::Transaction => {
+            for t in run.transactions.iter().filter(|t| wanted(&t.name)) {
+                transaction_facts(f, t);
+            }
+        }
+        Section::Resource => {
+            for r in &run.resources {
+                let name = format!("{} · {}", r.service, r.metric);
+                if !wanted(&name) {
+                    continue;
+                }
+                let spec = Spec::resource(&r.metric, r.unit);
+                let mut o = out(f, Section::Resource, name);
+                o.push("peak", r.peak, r.unit, spec);
+                o.push("average", r.average, r.unit, spec);
+                o.push("min", r.min, r.unit, spec);
+                for p in &r.phases {
+                    o.push(format!("average ({})", p.label), p.average, r.unit, spec);
+                    o.push(format!("peak ({})", p.label), p.peak, r.unit, spec);
+                }
+            }
+        }
+        Section::Index => {
+            for x in run.indices.iter().filter(|x| wanted(&x.index)) {
+                let mut o = out(f, Section::Index, x.index.as_str());
+                o.push("docs", x.docs_count.map(|v| v as f64), Unit::Count, Spec::index("docs"));
+                o.push("deleted docs", x.docs_deleted.map(|v| v as f64), Unit::Count, Spec::index("deleted docs"));
+                o.push("store size", x.store_size.map(|v| v.0 as f64), Unit::Bytes, Spec::index("store size"));
+                o.push("primary store size", x.pri_store_size.map(|v| v.0 as f64), Unit::Bytes, Spec::index("primary store size"));
+            }
+        }
+        Section::Error => {
+            let total_samples = run.transactions.iter().map(samples_of).try_fold(0.0, |acc, s| s.map(|s| acc + s));
+            for e in run.errors.iter().filter(|e| wanted(&e.message)) {
+                let mut o = out(f, Section::Error, e.message.as_str());
+                o.samples = total_samples.filter(|n| *n > 0.0);
+                o.seconds = run.duration_s.filter(|d| *d > 0.0);
+                o.push("count", e.count.map(|v| v as f64), Unit::Count, Spec::error_entry());
+            }
+        }
+        Section::Tenant => {
+            for t in &run.tenants {
+                for k in &t.kpis {
+                    let name = format!("{} · {}", t.tenant, k.name);
+                    if wanted(&name) {
+                        out(f, Section::Tenant, name).push("", Some(k.value), k.unit, Spec::kpi(&k.name, k.unit, k.direction));
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -188,5 +246,28 @@ mod tests {
         assert_eq!((f[2].section, &*f[2].key, &*f[2].metric, f[2].value, f[2].samples), (Section::Transaction, "login", "p95", 120.0, Some(40.0)));
         assert_eq!((&*f[3].metric, f[3].unit), ("store size", Unit::Bytes));
         assert_eq!((f[4].samples, f[4].seconds), (Some(40.0), Some(60.0)), "run-level errors know the run's samples and duration");
+    }
+
+    #[test]
+    fn the_facts_of_one_key_are_those_of_all_facts_for_it() {
+        let tx = |name: &str, p95: Option<f64>| Transaction { name: name.into(), p95_ms: p95, ..Default::default() };
+        let run = Run {
+            id: "a".into(),
+            duration_s: Some(60.0),
+            transactions: vec![tx("empty", None), tx("login", Some(120.0)), tx("search", Some(80.0)), tx("login", Some(130.0))],
+            indices: vec![IndexStats { index: "i".into(), store_size: Some(ByteSize(10)), ..Default::default() }],
+            ..Default::default()
+        };
+        let all = facts(&run);
+        for (section, key) in [(Section::Transaction, "login"), (Section::Transaction, "search"), (Section::Index, "i"), (Section::Duration, "Run duration")] {
+            let want: Vec<_> = all.iter().filter(|f| f.section == section && f.key == key).cloned().collect();
+            assert!(!want.is_empty());
+            assert_eq!(key_facts(&run, section, key), (want, true), "{key}");
+        }
+        // A key without facts: the section is there (another transaction has one) or it is not.
+        assert_eq!(key_facts(&run, Section::Transaction, "empty"), (vec![], true));
+        assert_eq!(key_facts(&run, Section::Resource, "x"), (vec![], false));
+        let bare = Run { transactions: vec![tx("empty", None)], ..Default::default() };
+        assert_eq!(key_facts(&bare, Section::Transaction, "empty"), (vec![], false));
     }
 }
