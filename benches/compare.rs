@@ -1,7 +1,8 @@
 //! Benchmark of the work behind a baseline/candidate switch on a large bundle: `analysis::compare`
 //! and the latency table for 2 runs × 2,000 transactions, and the bootstrap intervals of the same
 //! runs when every transaction carries a histogram, and the latency table of 2 × 10,000
-//! transactions behind a keystroke in its filter. Run: `cargo bench --bench compare`.
+//! transactions behind a keystroke in its filter, and the trends view's work on a 50-run history
+//! (its list of metrics, and one metric's trend). Run: `cargo bench --bench compare`.
 //! Prints the median of the runs (no timing assertions anywhere).
 
 use runlens::analysis::{compare_with, intervals, Intervals};
@@ -105,4 +106,20 @@ fn main() {
         "bootstrap intervals (median and p95, 1,000 replicates each) for 2,000 transactions with 150-bucket histograms: median {:.0} ms",
         median(t_iv)
     );
+    // The trends view on a history of 50 runs × 2,000 transactions: its list of metrics (once per
+    // history), and the trend of one metric (again at every change of metric, baseline or order).
+    let history: Vec<Run> = (0..50).map(|i| run(&format!("n{i:02}"), 2000, 1.0 + i as f64 / 100.0, false)).collect();
+    let refs: Vec<&Run> = history.iter().collect();
+    let (mut t_metrics, mut t_trend) = (Vec::new(), Vec::new());
+    for _ in 0..11 {
+        let t0 = Instant::now();
+        let metrics = runlens::analysis::trend::trend_metrics(&refs);
+        t_metrics.push(ms(t0));
+        let m = metrics.iter().find(|m| m.key == "tx01234" && m.metric == "p95").expect("a p95 trend");
+        let t0 = Instant::now();
+        let t = runlens::analysis::trend::trend(&refs, "n00", m, runlens::analysis::trend::ORDER_BUNDLE, &th).expect("a trend");
+        t_trend.push(ms(t0));
+        assert_eq!(t.row.cells.len(), 50);
+    }
+    println!("trends of 50 runs x 2,000 transactions: the list of metrics median {:.1} ms; one metric's trend median {:.2} ms", median(t_metrics), median(t_trend));
 }
