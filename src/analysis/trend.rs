@@ -250,5 +250,16 @@ mod tests {
         let want = [(Section::Duration, "Run duration", ""), (Section::Transaction, "b", "p95"), (Section::Transaction, "a", "p95")];
         let want: Vec<(Section, String, String)> = want.iter().map(|(s, k, m)| (*s, k.to_string(), m.to_string())).collect();
         assert_eq!(got, want, "p90 is not a trend metric of a transaction; one run's metrics are not a trend");
+        // A metric a later run adds to a key comes after every metric seen before it, not beside
+        // its key's others: first appearance is over all metrics.
+        let with_median = |name: &str| Transaction { median_ms: Some(1.0), ..tx(name, 1.0) };
+        let runs = [
+            run("r1", None, vec![tx("a", 1.0), tx("b", 1.0)]),
+            run("r2", None, vec![with_median("a"), tx("b", 1.0)]),
+            run("r3", None, vec![with_median("a")]),
+        ];
+        let refs: Vec<&Run> = runs.iter().collect();
+        let got: Vec<String> = trend_metrics(&refs).iter().map(TrendMetric::label).collect();
+        assert_eq!(got, ["a · p95", "b · p95", "a · median"]);
     }
 }
