@@ -1,16 +1,19 @@
 //! Remembers files the user opened (or pasted) so that a reload keeps the workspace; bundles from
 //! `src` URLs are fetched again from the link instead. "Close all" forgets them.
 //!
-//! They live in IndexedDB (through the `idb` crate, https://docs.rs/idb), not localStorage: on
-//! GitHub Pages the origin is `<owner>.github.io`, shared by every Pages project of that owner,
-//! and localStorage holds about 5 MB for all of them, as text. IndexedDB stores Blobs as they are
+//! They live in IndexedDB (through `web_sys`' own bindings: ARCHITECTURE.md says why not the `idb`
+//! crate), not localStorage: on GitHub Pages the origin is `<owner>.github.io`, shared by every
+//! Pages project of that owner, and localStorage holds about 5 MB for all of them, as text. IndexedDB stores Blobs as they are
 //! (the browser keeps large ones on disk; nothing passes through wasm memory), up to the quota the
 //! browser grants the origin; when it refuses, `remember` says so.
 //! The database is named after the page's directory (`runlens:/runlens/`), so another project on
 //! the same origin, or a second runlens deployment under another path, never shares the store.
 
-use idb::{Database, DatabaseEvent, Factory, KeyPath, ObjectStoreParams, TransactionMode};
-use wasm_bindgen::{JsCast, JsValue};
+use js_sys::{Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{IdbDatabase, IdbObjectStore, IdbObjectStoreParameters, IdbRequest, IdbTransaction, IdbTransactionMode};
 
 const DB_VERSION: u32 = 1;
 const STORE: &str = "files";
@@ -24,31 +27,73 @@ fn db_name() -> String {
     format!("runlens:{dir}")
 }
 
-/// An IndexedDB failure in words; a full quota is named as such.
-fn describe(e: idb::Error) -> String {
-    let s = e.to_string();
-    if s.contains("QuotaExceeded") {
-        "the browser refused to store it: this site's storage quota is used up (free space, or close other bundles)".into()
-    } else if s.contains("SecurityError") || s.contains("IndexedDbNotFound") || s.contains("not found") {
-        "the browser does not allow this page to store files (private mode, a sandboxed frame or blocked site data)".into()
-    } else {
-        format!("the browser could not store it ({s})")
+/// An IndexedDB failure (a `DOMException`, or nothing when IndexedDB is missing) in words; a full
+/// quota is named as such.
+fn describe(e: Option<&JsValue>) -> String {
+    let text = |k: &str| e.and_then(|e| Reflect::get(e, &k.into()).ok()).and_then(|v| v.as_string()).unwrap_or_default();
+    match text("name").as_str() {
+        "QuotaExceededError" => "the browser refused to store it: this site's storage quota is used up (free space, or close other bundles)".into(),
+        "" if e.is_none() => "the browser does not allow this page to store files (private mode, a sandboxed frame or blocked site data)".into(),
+        "SecurityError" | "InvalidStateError" => {
+            "the browser does not allow this page to store files (private mode, a sandboxed frame or blocked site data)".into()
+        }
+        name => format!("the browser could not store it ({name}: {})", text("message")),
     }
 }
 
-async fn open() -> Result<Database, String> {
-    let factory = Factory::new().map_err(describe)?;
-    let mut request = factory.open(&db_name(), Some(DB_VERSION)).map_err(describe)?;
-    request.on_upgrade_needed(|event| {
-        if let Ok(db) = event.database() {
-            if !db.store_names().iter().any(|n| n == STORE) {
-                let mut params = ObjectStoreParams::new();
-                params.key_path(Some(KeyPath::new_single("name")));
-                let _ = db.create_object_store(STORE, params);
+/// The result of a request once it succeeds, or its error in words. Its `success` and `error`
+/// events settle a promise directly (no Rust closure per request).
+async fn done(request: &IdbRequest) -> Result<JsValue, String> {
+    let settled = Promise::new(&mut |resolve, reject| {
+        request.set_onsuccess(Some(&resolve));
+        request.set_onerror(Some(&reject));
+    });
+    match JsFuture::from(settled).await {
+        Ok(_) => request.result().map_err(|e| describe(Some(&e))),
+        Err(_) => Err(describe(request.error().ok().flatten().map(JsValue::from).as_ref())),
+    }
+}
+
+/// Waits for a transaction to commit: an abort (a full quota aborts it) or an error is its error
+/// in words.
+async fn committed(tx: &IdbTransaction) -> Result<(), String> {
+    let settled = Promise::new(&mut |resolve, reject| {
+        tx.set_oncomplete(Some(&resolve));
+        tx.set_onabort(Some(&reject));
+        tx.set_onerror(Some(&reject));
+    });
+    JsFuture::from(settled).await.map(drop).map_err(|_| match tx.error() {
+        Some(e) => describe(Some(&e.into())),
+        None => "the browser refused to store it: this site's storage quota is used up, or storing is blocked".into(),
+    })
+}
+
+async fn open() -> Result<IdbDatabase, String> {
+    let factory = web_sys::window().and_then(|w| w.indexed_db().ok().flatten()).ok_or_else(|| describe(None))?;
+    let request = factory.open_with_u32(&db_name(), DB_VERSION).map_err(|e| describe(Some(&e)))?;
+    let upgrading = request.clone();
+    // Kept until the request is done (an upgrade comes before success), then dropped.
+    let on_upgrade = Closure::once(move || {
+        if let Some(db) = upgrading.result().ok().and_then(|r| r.dyn_into::<IdbDatabase>().ok()) {
+            if !db.object_store_names().contains(STORE) {
+                let params = IdbObjectStoreParameters::new();
+                params.set_key_path(&"name".into());
+                let _ = db.create_object_store_with_optional_parameters(STORE, &params);
             }
         }
     });
-    request.await.map_err(describe)
+    request.set_onupgradeneeded(Some(on_upgrade.as_ref().unchecked_ref()));
+    let opened = done(&request).await;
+    request.set_onupgradeneeded(None);
+    drop(on_upgrade);
+    opened?.dyn_into::<IdbDatabase>().map_err(|e| describe(Some(&e)))
+}
+
+/// The store in a new transaction of `mode`.
+fn store(db: &IdbDatabase, mode: IdbTransactionMode) -> Result<(IdbTransaction, IdbObjectStore), String> {
+    let tx = db.transaction_with_str_and_mode(STORE, mode).map_err(|e| describe(Some(&e)))?;
+    let store = tx.object_store(STORE).map_err(|e| describe(Some(&e)))?;
+    Ok((tx, store))
 }
 
 fn record(name: &str, blob: &web_sys::Blob) -> JsValue {
@@ -61,16 +106,10 @@ fn record(name: &str, blob: &web_sys::Blob) -> JsValue {
 
 /// Writes one record and waits for its transaction: the request's outcome is the transaction's
 /// (a full quota aborts it).
-async fn put(db: &Database, name: &str, blob: &web_sys::Blob) -> Result<(), String> {
-    let tx = db.transaction(&[STORE], TransactionMode::ReadWrite).map_err(describe)?;
-    let store = tx.object_store(STORE).map_err(describe)?;
-    store.put(&record(name, blob), None).map_err(describe)?;
-    match tx.await.map_err(describe)? {
-        idb::TransactionResult::Committed => Ok(()),
-        idb::TransactionResult::Aborted => {
-            Err("the browser refused to store it: this site's storage quota is used up, or storing is blocked".into())
-        }
-    }
+async fn put(db: &IdbDatabase, name: &str, blob: &web_sys::Blob) -> Result<(), String> {
+    let (tx, store) = store(db, IdbTransactionMode::Readwrite)?;
+    store.put(&record(name, blob)).map_err(|e| describe(Some(&e)))?;
+    committed(&tx).await
 }
 
 /// Remembers a file under its name (a later file of the same name replaces it).
@@ -101,21 +140,20 @@ pub async fn load() -> Vec<(String, web_sys::Blob)> {
     files.into_iter().map(|(_, n, b)| (n, b)).collect()
 }
 
-async fn read_all(db: &Database) -> Result<Vec<(f64, String, web_sys::Blob)>, String> {
-    let tx = db.transaction(&[STORE], TransactionMode::ReadOnly).map_err(describe)?;
-    let store = tx.object_store(STORE).map_err(describe)?;
-    let values = store.get_all(None, None).map_err(describe)?.await.map_err(describe)?;
-    let field = |v: &JsValue, k: &str| js_sys::Reflect::get(v, &k.into()).ok();
+async fn read_all(db: &IdbDatabase) -> Result<Vec<(f64, String, web_sys::Blob)>, String> {
+    let (_tx, store) = store(db, IdbTransactionMode::Readonly)?;
+    let values: js_sys::Array = done(&store.get_all().map_err(|e| describe(Some(&e)))?).await?.dyn_into().map_err(|e| describe(Some(&e)))?;
+    let field = |v: &JsValue, k: &str| Reflect::get(v, &k.into()).ok();
     Ok(values
         .iter()
         .filter_map(|v| {
-            let name = field(v, "name")?.as_string()?;
+            let name = field(&v, "name")?.as_string()?;
             // Records of the first IndexedDB version held bytes; later ones hold the Blob.
-            let blob = match field(v, "blob").and_then(|b| b.dyn_into::<web_sys::Blob>().ok()) {
+            let blob = match field(&v, "blob").and_then(|b| b.dyn_into::<web_sys::Blob>().ok()) {
                 Some(b) => b,
-                None => web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&field(v, "bytes")?)).ok()?,
+                None => web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&field(&v, "bytes")?)).ok()?,
             };
-            let at = field(v, "at").and_then(|a| a.as_f64()).unwrap_or(0.0);
+            let at = field(&v, "at").and_then(|a| a.as_f64()).unwrap_or(0.0);
             Some((at, name, blob))
         })
         .collect())
@@ -135,11 +173,9 @@ fn take_legacy() -> Vec<(String, String)> {
 /// Forgets the file remembered under `name`.
 pub async fn forget_name(name: &str) {
     let Ok(db) = open().await else { return };
-    if let Ok(tx) = db.transaction(&[STORE], TransactionMode::ReadWrite) {
-        if let Ok(store) = tx.object_store(STORE) {
-            let _ = store.delete(idb::Query::Key(JsValue::from_str(name)));
-        }
-        let _ = tx.await;
+    if let Ok((tx, store)) = store(&db, IdbTransactionMode::Readwrite) {
+        let _ = store.delete(&JsValue::from_str(name));
+        let _ = committed(&tx).await;
     }
     db.close();
 }
@@ -150,11 +186,9 @@ pub async fn forget() {
         let _ = storage.remove_item(LEGACY_KEY);
     }
     let Ok(db) = open().await else { return };
-    if let Ok(tx) = db.transaction(&[STORE], TransactionMode::ReadWrite) {
-        if let Ok(store) = tx.object_store(STORE) {
-            let _ = store.clear();
-        }
-        let _ = tx.await;
+    if let Ok((tx, store)) = store(&db, IdbTransactionMode::Readwrite) {
+        let _ = store.clear();
+        let _ = committed(&tx).await;
     }
     db.close();
 }
