@@ -31,13 +31,13 @@ fn db_name() -> String {
 /// quota is named as such.
 fn describe(e: Option<&JsValue>) -> String {
     let text = |k: &str| e.and_then(|e| Reflect::get(e, &k.into()).ok()).and_then(|v| v.as_string()).unwrap_or_default();
-    match text("name").as_str() {
-        "QuotaExceededError" => "the browser refused to store it: this site's storage quota is used up (free space, or close other bundles)".into(),
-        "" if e.is_none() => "the browser does not allow this page to store files (private mode, a sandboxed frame or blocked site data)".into(),
-        "SecurityError" | "InvalidStateError" => {
-            "the browser does not allow this page to store files (private mode, a sandboxed frame or blocked site data)".into()
-        }
-        name => format!("the browser could not store it ({name}: {})", text("message")),
+    let name = text("name");
+    if name == "QuotaExceededError" {
+        "the browser refused to store it: this site's storage quota is used up (free space, or close other bundles)".into()
+    } else if e.is_none() || name == "SecurityError" || name == "InvalidStateError" {
+        "the browser does not allow this page to store files (private mode, a sandboxed frame or blocked site data)".into()
+    } else {
+        format!("the browser could not store it ({name}: {})", text("message"))
     }
 }
 
