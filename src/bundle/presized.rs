@@ -1,6 +1,7 @@
 //! Reading a histogram's lists into room for 64 numbers, trimmed after, instead of growing them
 //! from 4 through 8, 16 and 32: a 50 MB bundle holds 200,000 such lists, and the growing cost
-//! three allocations and copies each (JSON says nothing of a list's length up front).
+//! three allocations and copies each (JSON says nothing of a list's length up front). And a
+//! tenant's transactions from the worker's binary (`wire`) into room for all of them at once.
 
 use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 use std::fmt;
@@ -29,6 +30,21 @@ where
         }
     }
     d.deserialize_seq(Numbers(PhantomData))
+}
+
+/// borsh's `deserialize_with` for a tenant's transactions: what borsh's own `Vec` reads (a `u32`
+/// count, then each one), into room for the count at once. borsh's `Vec` starts with room for
+/// 4 KiB (15 transactions) and doubles it, so 2,000 would be copied eight times on the page and
+/// take twice their memory (a run's own travel in `wire`'s flat binary). A damaged count gets
+/// room for at most 65,536 (18 MB) and fails where the data ends.
+pub(crate) fn transactions<R: std::io::Read>(r: &mut R) -> std::io::Result<Vec<super::Transaction>> {
+    use borsh::BorshDeserialize;
+    let n = u32::deserialize_reader(r)?;
+    let mut out = Vec::with_capacity((n as usize).min(1 << 16));
+    for _ in 0..n {
+        out.push(super::Transaction::deserialize_reader(r)?);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

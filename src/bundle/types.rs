@@ -1,6 +1,7 @@
 //! The serde types of bundle format v1. Doc comments become the JSON Schema's descriptions.
 
 use super::ByteSize;
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -9,7 +10,7 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 }
 
 /// A results bundle: one report with its runs and everything measured in them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Bundle {
     /// Always "runlens-bundle".
@@ -29,7 +30,7 @@ pub struct Bundle {
 
 /// Changes smaller than a family's threshold are "within noise". Values are percent for relative
 /// changes, percentage points for values in percent and for error rates. Every field is optional.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Thresholds {
     /// Latency statistics (mean, median, percentiles), percent. Default 5.
@@ -79,7 +80,7 @@ impl Thresholds {
 }
 
 /// What the report is about, in the author's words.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Report {
     pub title: String,
@@ -105,7 +106,7 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Ticket {
     /// Ticket key, e.g. "PERF-637".
@@ -119,7 +120,7 @@ pub struct Ticket {
     pub title: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Link {
     pub label: String,
@@ -127,7 +128,7 @@ pub struct Link {
 }
 
 /// Outcome of a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
@@ -139,7 +140,7 @@ pub enum RunStatus {
 }
 
 /// One test run and everything measured in it. Every list is optional.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Run {
     /// Stable id, unique in the bundle; used in URLs (`base=`, `cand=`).
@@ -175,6 +176,7 @@ pub struct Run {
     pub dimensions: BTreeMap<String, String>,
     /// Latency per transaction.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[borsh(skip)]
     pub transactions: Vec<Transaction>,
     /// Resource utilization per service and metric.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -197,7 +199,7 @@ pub struct Run {
 }
 
 /// Latency statistics of one transaction (sampler, request label). Times in milliseconds.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Transaction {
     pub name: String,
@@ -246,7 +248,7 @@ pub struct Transaction {
 
 /// A latency histogram: `counts[i]` samples fell at or below `upper_bounds_ms[i]` and above the
 /// previous bound.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Histogram {
     #[serde(deserialize_with = "super::presized::numbers")]
@@ -256,7 +258,7 @@ pub struct Histogram {
 }
 
 /// Unit of a generic value (resources, KPIs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Unit {
@@ -278,7 +280,7 @@ pub enum Unit {
 }
 
 /// Which way is better for a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
@@ -290,7 +292,7 @@ pub enum Direction {
 }
 
 /// Utilization of one metric of one service, e.g. mod-search CPU.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Resource {
     /// Service, module or host, e.g. "mod-search", "RDS writer".
@@ -314,7 +316,7 @@ pub struct Resource {
     pub note: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Phase {
     pub label: String,
@@ -325,7 +327,7 @@ pub struct Phase {
 }
 
 /// Values sampled over time: `values[i]` at `t_s[i]` seconds after the run's start.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct TimeSeries {
     pub t_s: Vec<f64>,
@@ -334,7 +336,7 @@ pub struct TimeSeries {
 
 /// One row of `_cat/indices`. Field names with dots (as `_cat/indices?format=json` prints them)
 /// are accepted as aliases; sizes accept "122.9gb".
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct IndexStats {
     pub index: String,
@@ -363,7 +365,7 @@ pub struct IndexStats {
 }
 
 /// A named key figure, e.g. "Reindex duration" in seconds, lower is better.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Kpi {
     pub name: String,
@@ -377,7 +379,7 @@ pub struct Kpi {
 }
 
 /// An error seen during the run.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct ErrorEntry {
     pub message: String,
@@ -391,13 +393,14 @@ pub struct ErrorEntry {
 }
 
 /// Results of one tenant in a multi-tenant run.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct TenantResult {
     pub tenant: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kpis: Vec<Kpi>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[borsh(deserialize_with = "super::presized::transactions")]
     pub transactions: Vec<Transaction>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -405,7 +408,7 @@ pub struct TenantResult {
 
 /// Deployment parameters of one module (ECS service). Memory sizes in MiB, CPU in ECS CPU units
 /// (1024 = one vCPU).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct ModuleConfig {
     pub module: String,
@@ -431,7 +434,7 @@ pub struct ModuleConfig {
 }
 
 /// One part of the infrastructure, e.g. the EC2 fleet, the database, Kafka, OpenSearch.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct InfraComponent {
     /// What it is, e.g. "EC2 instances", "Database", "Kafka (MSK)", "OpenSearch".
@@ -449,7 +452,7 @@ pub struct InfraComponent {
 }
 
 /// A comparison the author declares: one baseline run against candidate runs.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Comparison {
     #[serde(default, skip_serializing_if = "Option::is_none")]

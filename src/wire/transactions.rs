@@ -205,10 +205,11 @@ impl<'b> Reader<'b> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn full() -> Transaction {
+    /// A transaction with every field present (`wire`'s tests use it too).
+    pub(crate) fn full() -> Transaction {
         Transaction {
             name: "GET /items, \"quoted\" · ünïcode".into(),
             samples: Some(u64::MAX),
@@ -230,10 +231,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_field_and_every_absence_round_trips() {
-        // Each field absent in turn, and all of them, and a histogram whose lengths differ (a
-        // malformed bundle is carried as it is; the analysis refuses it later).
+    /// `full()`, an empty one, each field absent in turn, and a histogram whose lengths differ (a
+    /// malformed bundle is carried as it is; the analysis refuses it later).
+    pub(crate) fn variants() -> Vec<Transaction> {
         let mut txs = vec![full(), Transaction { name: String::new(), ..Default::default() }];
         for i in 0..16 {
             let mut t = full();
@@ -257,6 +257,12 @@ mod tests {
             }
             txs.push(t);
         }
+        txs
+    }
+
+    #[test]
+    fn every_field_and_every_absence_round_trips() {
+        let txs = variants();
         let mut bytes = Vec::new();
         encode(&txs, &mut bytes);
         let back = decode(&bytes).unwrap();
