@@ -221,3 +221,15 @@ pub async fn gzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
     let buf = wasm_bindgen_futures::JsFuture::from(resp.array_buffer().map_err(fail)?).await.map_err(fail)?;
     Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
+
+/// The text fields `keys` of each object of a JSON array, read by the browser's `JSON.parse` (the
+/// page links no JSON reader of its own): one entry per element, `None` where an element lacks a
+/// key or it is not text. `Err` when the text is not JSON or not an array.
+pub fn json_records(text: &str, keys: &[&str]) -> Result<Vec<Option<Vec<String>>>, String> {
+    let value = js_sys::JSON::parse(text).map_err(|e| js_sys::Error::from(e).message().as_string().unwrap_or_else(|| "not JSON".into()))?;
+    let list = value.dyn_into::<js_sys::Array>().map_err(|_| "not a list".to_string())?;
+    Ok(list
+        .iter()
+        .map(|item| keys.iter().map(|k| js_sys::Reflect::get(&item, &JsValue::from_str(k)).ok()?.as_string()).collect())
+        .collect())
+}

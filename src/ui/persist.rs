@@ -163,11 +163,9 @@ fn take_legacy() -> Vec<(String, String)> {
     let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else { return vec![] };
     let Ok(Some(text)) = storage.get_item(LEGACY_KEY) else { return vec![] };
     let _ = storage.remove_item(LEGACY_KEY);
-    // `[{name, json}]`, read through the `Value` the page parses JSON into anyway (a typed parse
-    // would compile a second JSON reader into the page).
-    let list = serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default();
-    let text_of = |v: &serde_json::Value, k: &str| v.get(k).and_then(|s| s.as_str()).map(str::to_string);
-    list.as_array().map_or_else(Vec::new, |l| l.iter().filter_map(|v| Some((text_of(v, "name")?, text_of(v, "json")?))).collect())
+    // `[{name, json}]`, read by the browser's `JSON.parse` (the page links no JSON reader).
+    let list = crate::ui::browser::json_records(&text, &["name", "json"]).unwrap_or_default();
+    list.into_iter().flatten().filter_map(|r| <[String; 2]>::try_from(r).ok()).map(|[name, json]| (name, json)).collect()
 }
 
 /// Forgets the file remembered under `name`.

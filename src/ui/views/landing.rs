@@ -15,7 +15,7 @@ struct Example {
 }
 
 /// The example list (`examples/index.json`: `[{file, title, description}]`), read with the
-/// browser's `fetch` and the JSON reader the page has anyway (`serde_json::Value`).
+/// browser's `fetch` and `JSON.parse` (`browser::json_records`).
 async fn example_list() -> Result<Vec<Example>, String> {
     let window = web_sys::window().ok_or("no window")?;
     let failed = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| "the request failed".into());
@@ -24,11 +24,12 @@ async fn example_list() -> Result<Vec<Example>, String> {
         return Err(format!("HTTP {}", resp.status()));
     }
     let text = JsFuture::from(resp.text().map_err(failed)?).await.map_err(failed)?.as_string().unwrap_or_default();
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    let field = |v: &serde_json::Value, k: &str| v.get(k).and_then(|s| s.as_str()).map(str::to_string);
-    let list = value.as_array().ok_or("not a list")?;
-    list.iter()
-        .map(|v| Some(Example { file: field(v, "file")?, title: field(v, "title")?, description: field(v, "description")? }))
+    crate::ui::browser::json_records(&text, &["file", "title", "description"])?
+        .into_iter()
+        .map(|r| {
+            let [file, title, description] = <[String; 3]>::try_from(r?).ok()?;
+            Some(Example { file, title, description })
+        })
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| "an example lacks its file, title or description".to_string())
 }
