@@ -16,8 +16,8 @@ target_first_view=350000
 # when it was last lowered, rounded up by less than 2 %. Lower these when the page
 # shrinks; raise them only for a feature that needs the bytes, with its cost in the table of
 # docs/size.md (docs/size.md also says how to find the bytes).
-ratchet_wasm=${RUNLENS_RATCHET_WASM:-363600}
-ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-380500}
+ratchet_wasm=${RUNLENS_RATCHET_WASM:-324500}
+ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-341500}
 
 one() { # the single file of DIST matching a glob, or fail
   local matches=()
@@ -49,9 +49,12 @@ echo
 printf 'app wasm:   %7s B gzip   ratchet %7s   issue target %7s\n' "$wasm_gz" "$ratchet_wasm" "$target_wasm"
 printf 'first view: %7s B gzip   ratchet %7s   issue target %7s\n' "$total" "$ratchet_first_view" "$target_first_view"
 
-if [ "$wasm_gz" -gt "$target_wasm" ] || [ "$total" -gt "$target_first_view" ]; then
-  echo "note: still above the issue's targets ($target_wasm / $target_first_view B gzip); the ratchet keeps it from growing"
-fi
+for what in "app wasm:$wasm_gz:$target_wasm" "first view:$total:$target_first_view"; do
+  IFS=: read -r name got want <<<"$what"
+  if [ "$got" -gt "$want" ]; then
+    echo "note: the $name is still above the issue's target ($got > $want B gzip); the ratchet keeps it from growing"
+  fi
+done
 status=0
 if [ "$wasm_gz" -gt "$ratchet_wasm" ]; then
   echo "check-size: the app wasm grew past its budget ($wasm_gz > $ratchet_wasm B gzip)" >&2
