@@ -1,7 +1,8 @@
 //! Reading a histogram's lists into room for 64 numbers, trimmed after, instead of growing them
 //! from 4 through 8, 16 and 32: a 50 MB bundle holds 200,000 such lists, and the growing cost
-//! three allocations and copies each (JSON says nothing of a list's length up front). And a
-//! tenant's transactions from the worker's binary (`wire`) into room for all of them at once.
+//! three allocations and copies each (JSON says nothing of a list's length up front). And, from the
+//! worker's binary (`wire`), a tenant's transactions into room for all of them at once and maps
+//! without a sort.
 
 use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 use std::fmt;
@@ -43,6 +44,21 @@ pub(crate) fn transactions<R: std::io::Read>(r: &mut R) -> std::io::Result<Vec<s
     let mut out = Vec::with_capacity((n as usize).min(1 << 16));
     for _ in 0..n {
         out.push(super::Transaction::deserialize_reader(r)?);
+    }
+    Ok(out)
+}
+
+/// borsh's `deserialize_with` for a map of text keys: a `u32` count, then each pair, inserted one by
+/// one. borsh's own reader collects the pairs into the map, which sorts them first: a copy of the
+/// standard library's stable sort per map type on the page (3.8 KB each before wasm-opt), where
+/// `insert` is there anyway. A damaged count fails where the data ends.
+pub(crate) fn map<R: std::io::Read, V: borsh::BorshDeserialize>(r: &mut R) -> std::io::Result<std::collections::BTreeMap<String, V>> {
+    use borsh::BorshDeserialize;
+    let n = u32::deserialize_reader(r)?;
+    let mut out = std::collections::BTreeMap::new();
+    for _ in 0..n {
+        let k = String::deserialize_reader(r)?;
+        out.insert(k, V::deserialize_reader(r)?);
     }
     Ok(out)
 }

@@ -173,6 +173,7 @@ pub struct Run {
     pub notes: Vec<String>,
     /// Free dimensions such as release=Poppy, users=20, platform=Eureka; they drive N-run grids.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[borsh(deserialize_with = "super::presized::map")]
     pub dimensions: BTreeMap<String, String>,
     /// Latency per transaction.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -237,6 +238,7 @@ pub struct Transaction {
     pub bytes_sent: Option<u64>,
     /// Other percentiles in milliseconds, keyed "p75", "p99.9", ...
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[borsh(deserialize_with = "super::presized::map")]
     pub percentiles: BTreeMap<String, f64>,
     /// Latency distribution, so deltas can be judged against noise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -430,6 +432,7 @@ pub struct ModuleConfig {
     pub xmx_mib: Option<u32>,
     /// Any other setting, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[borsh(deserialize_with = "super::presized::map")]
     pub settings: BTreeMap<String, String>,
 }
 
@@ -446,6 +449,7 @@ pub struct InfraComponent {
     pub count: Option<u32>,
     /// Other settings by name, e.g. "Kafka version" = "2.8.0".
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[borsh(deserialize_with = "super::presized::map")]
     pub settings: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
