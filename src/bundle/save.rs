@@ -9,11 +9,17 @@ use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 use std::io;
 
 /// The bundle as JSON: indented by two spaces when `pretty`, else on one line.
+///
+/// It cannot fail in practice (every map key is text, writing to a `Vec` cannot fail and a
+/// non-finite number is written as `null`), so a failure is one plain sentence: displaying
+/// serde_json's own error would link the text of all its error kinds into the page, its parse
+/// errors among them (1.3 KB; the page reads no JSON itself).
 pub fn to_json(bundle: &Bundle, pretty: bool) -> Result<String, String> {
+    let failed = || "the bundle could not be written as JSON".to_string();
     let mut out = Vec::new();
     let layout = Layout(pretty.then(PrettyFormatter::new));
-    bundle.serialize(&mut serde_json::Serializer::with_formatter(&mut out, layout)).map_err(|e| e.to_string())?;
-    String::from_utf8(out).map_err(|e| e.to_string())
+    bundle.serialize(&mut serde_json::Serializer::with_formatter(&mut out, layout)).map_err(|_| failed())?;
+    String::from_utf8(out).map_err(|_| failed())
 }
 
 /// `PrettyFormatter` when set, else `CompactFormatter`. These nine methods are the ones
