@@ -104,6 +104,16 @@ async fn clicking_a_header_sorts_and_paging_limits_rows() {
 }
 
 #[wasm_bindgen_test]
+fn the_marker_symbols_are_plotly_crate_names() {
+    use plotly::common::MarkerSymbol;
+    use runlens::ui::components::chart::symbol;
+    let name = |m: MarkerSymbol| serde_json::to_value(m).unwrap();
+    assert_eq!(name(MarkerSymbol::Circle), symbol::CIRCLE);
+    assert_eq!(name(MarkerSymbol::CircleOpen), symbol::CIRCLE_OPEN);
+    assert_eq!(name(MarkerSymbol::Diamond), symbol::DIAMOND);
+}
+
+#[wasm_bindgen_test]
 fn the_panic_screen_shows_the_message_as_text_with_a_reload_link() {
     runlens::ui::panic::show("panicked at <b>src/x.rs</b>: boom");
     let doc = web_sys::window().unwrap().document().unwrap();

@@ -9,11 +9,11 @@ use crate::bundle::Run;
 use crate::format;
 use crate::model::Measure;
 use crate::tables::trend_table;
-use crate::ui::components::chart::{axis, configured, themed, Chart, Figure};
+use crate::ui::components::chart::{axis, configured, symbol, themed, Chart, Figure};
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::shown_or;
 use leptos::prelude::*;
-use plotly::common::{Anchor, Fill, HoverInfo, MarkerSymbol, Mode, Orientation};
+use plotly::common::{Anchor, Fill, HoverInfo, Mode, Orientation};
 use plotly::layout::{AxisType, HoverMode};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -96,13 +96,13 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
         }
     }
     // (legend name, colour, symbol, size, which verdicts)
-    type Group<'a> = (&'a str, &'a str, MarkerSymbol, usize, fn(Verdict) -> bool);
+    type Group<'a> = (&'a str, &'a str, &'static str, usize, fn(Verdict) -> bool);
     let groups: [Group; 5] = [
-        ("baseline", p.accent, MarkerSymbol::Diamond, 13, |v| v == Verdict::Baseline),
-        ("regressed", p.worse, MarkerSymbol::Circle, 9, |v| v == Verdict::Regressed),
-        ("improved", p.better, MarkerSymbol::Circle, 9, |v| v == Verdict::Improved),
-        ("within noise", p.same, MarkerSymbol::Circle, 7, |v| matches!(v, Verdict::WithinNoise | Verdict::Changed)),
-        ("not judged", p.same, MarkerSymbol::CircleOpen, 8, |v| matches!(v, Verdict::NotComparable | Verdict::NotEnoughData | Verdict::Added | Verdict::Removed | Verdict::Missing)),
+        ("baseline", p.accent, symbol::DIAMOND, 13, |v| v == Verdict::Baseline),
+        ("regressed", p.worse, symbol::CIRCLE, 9, |v| v == Verdict::Regressed),
+        ("improved", p.better, symbol::CIRCLE, 9, |v| v == Verdict::Improved),
+        ("within noise", p.same, symbol::CIRCLE, 7, |v| matches!(v, Verdict::WithinNoise | Verdict::Changed)),
+        ("not judged", p.same, symbol::CIRCLE_OPEN, 8, |v| matches!(v, Verdict::NotComparable | Verdict::NotEnoughData | Verdict::Added | Verdict::Removed | Verdict::Missing)),
     ];
     for (name, colour, symbol, size, keep) in groups {
         let idx: Vec<usize> = (0..x.len()).filter(|i| keep(t.row.cells[*i].verdict) && y[*i].is_some()).collect();
