@@ -42,20 +42,22 @@ def gz(path):
 
 
 def sizes(dist, out):
-    """The app wasm and the first view's files (those index.html names, but the favicon), gzip -9."""
+    """The app wasm and the first view's files, gzip -9, as scripts/check-size.sh (the CI's gate)
+    counts them: index.html, the files it names (the icon among them) and the landing page's
+    example list. 1 KB = 1,000 B, as in the issue and docs/size.md."""
     html = open(os.path.join(dist, "index.html"), encoding="utf-8").read()
     names = sorted({n for n in re.findall(r'/runlens/([^"\s]+)"', html)})
-    first = ["index.html"] + [n for n in names if not n.endswith(".svg")]
+    first = ["index.html"] + names + [n for n in ["examples/index.json"] if os.path.exists(os.path.join(dist, n))]
     wasm = [n for n in first if n.startswith("runlens-") and n.endswith("_bg.wasm")]
     lines = []
     total = 0
     for n in first:
         g = gz(os.path.join(dist, n))
         total += g
-        lines.append(f"    {n}: {os.path.getsize(os.path.join(dist, n)) / 1024:.1f} KB, gzip -9 {g / 1024:.1f} KB")
+        lines.append(f"    {n}: {os.path.getsize(os.path.join(dist, n)) / 1000:.1f} KB, gzip -9 {g / 1000:.1f} KB")
     if wasm:
-        out["wasm_gzip_kb"] = (gz(os.path.join(dist, wasm[0])) / 1024, wasm[0])
-    out["first_view_gzip_kb"] = (total / 1024, f"{len(first)} files")
+        out["wasm_gzip_kb"] = (gz(os.path.join(dist, wasm[0])) / 1000, wasm[0])
+    out["first_view_gzip_kb"] = (total / 1000, f"{len(first)} files")
     return lines
 
 
