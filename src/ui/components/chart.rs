@@ -2,8 +2,9 @@
 //! whenever it changes. Plotly's own mode bar exports PNG and SVG.
 //!
 //! Figures are Plotly.js JSON (https://plotly.com/javascript/reference/) built with
-//! `serde_json::json!`; the closed vocabularies (modes, marker symbols, orientations, bar and hover
-//! modes, axis types, anchors) are the `plotly` crate's types, so a value is never misspelt. This
+//! `serde_json::json!`; the closed vocabularies (modes, orientations, bar and hover modes, axis
+//! types, anchors) are the `plotly` crate's types, so a value is never misspelt (marker symbols
+//! are text checked against the crate's names by a test: `symbol`). This
 //! is the lightest path the crate offers: `plotly::Plot` serializes every attribute Plotly has
 //! (its `Layout`, `Axis`, `Bar` and `Scatter` carry hundreds of fields, each compiled into the
 //! page), while a figure here carries only what runlens draws (ARCHITECTURE.md, "Size").
