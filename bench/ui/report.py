@@ -5,7 +5,6 @@ the e2e server's cache headers, and prints every figure with its target and prev
 
 usage: python3 bench/ui/report.py RAW_LOG DIST LOAD_BEFORE LOAD_AFTER
 """
-import gzip
 import os
 import re
 import socket
@@ -37,8 +36,8 @@ def figures(raw):
 
 
 def gz(path):
-    with open(path, "rb") as f:
-        return len(gzip.compress(f.read(), 9))
+    """Bytes of `gzip -9 -n`, the tool check-size.sh uses (Python's zlib makes other streams)."""
+    return len(subprocess.run(["gzip", "-9", "-n", "-c", path], check=True, capture_output=True).stdout)
 
 
 def sizes(dist, out):
@@ -46,7 +45,7 @@ def sizes(dist, out):
     counts them: index.html, the files it names (the icon among them) and the landing page's
     example list. 1 KB = 1,000 B, as in the issue and docs/size.md."""
     html = open(os.path.join(dist, "index.html"), encoding="utf-8").read()
-    names = sorted({n for n in re.findall(r'/runlens/([^"\s]+)"', html)})
+    names = sorted({n for n in re.findall(r'(?:href|src)="(?:/runlens/)?([^"\s:]+)"', html)})
     first = ["index.html"] + names + [n for n in ["examples/index.json"] if os.path.exists(os.path.join(dist, n))]
     wasm = [n for n in first if n.startswith("runlens-") and n.endswith("_bg.wasm")]
     lines = []
