@@ -131,10 +131,10 @@ async fn file_input_loads_and_a_reload_reopens_local_files() {
         wait_text(&c, ".gallery .card", "Reindexing").await;
         assert!(c.find_all(Locator::Css(".report")).await.unwrap().is_empty());
         // A bundle an earlier version remembered in localStorage moves to IndexedDB once; an entry
-        // without its text is skipped, not the list.
+        // without its text, or that is no object at all, is skipped, not the list.
         c.execute_async(
             "fetch('examples/folio-mod-search-eureka.json').then(r => r.text()).then(t => {
-               localStorage.setItem('runlens.recent.v1', JSON.stringify([{name: 'old.json'}, {name: 'legacy.json', json: t}]));
+               localStorage.setItem('runlens.recent.v1', JSON.stringify([null, 5, {name: 'old.json'}, {name: 'legacy.json', json: t}]));
                arguments[0](); })",
             vec![],
         )
