@@ -1,8 +1,10 @@
 //! Benchmark of loading a big bundle natively: the 50 MB bundle of the UI benchmark (50 runs ×
 //! 2,000 transactions, each with a 32-bucket histogram, as `e2e/tests/bench_ui.rs` generates it),
 //! through `bundle::load_bundle` (one pass), and cut by `bundle::split` (the scan alone, then the
-//! groups parsed on 2 threads, as the ingest workers parse them). Run:
-//! `cargo bench --bench bundle_load`. Prints medians of 5 (no timing assertions).
+//! groups parsed on 2 threads, as the ingest workers parse them); then one run of it through the
+//! worker's answer to the page (`wire`: the run in borsh, its transactions in the flat binary of
+//! `wire/transactions.rs`) beside its transactions in borsh, the format the flat binary was kept
+//! over. Run: `cargo bench --bench bundle_load`. Prints medians of 5 (no timing assertions).
 
 use serde_json::{json, Value};
 use std::time::Instant;
@@ -57,4 +59,20 @@ fn main() {
     println!("  the head's group alone:            {head:6.1} ms (HEAD_SHARE {})", runlens::bundle::split::HEAD_SHARE);
     println!("  the later group alone:             {part:6.1} ms");
     println!("  load_bundle_threads, 2 threads:    {threads:6.1} ms ({:.2}x)", load / threads);
+
+    // One run of 2,000 transactions, as the worker hands it to the page, read 20 times a round.
+    let run = one.bundle.runs[0].clone();
+    let piece = runlens::wire::encode_run(run.clone());
+    assert_eq!(runlens::wire::decode_run(&piece, 0).as_ref(), Ok(&run));
+    let as_borsh = borsh::to_vec(&run.transactions).unwrap();
+    assert_eq!(borsh::from_slice::<Vec<runlens::bundle::Transaction>>(&as_borsh).unwrap(), run.transactions);
+    let per = |ms: f64| ms * 1e3 / 20.0;
+    let wire = time(&|| (0..20).for_each(|_| assert!(runlens::wire::decode_run(&piece, 0).is_ok())));
+    let borsh_txs = time(&|| (0..20).for_each(|_| assert!(borsh::from_slice::<Vec<runlens::bundle::Transaction>>(&as_borsh).is_ok())));
+    let encode = time(&|| (0..20).for_each(|_| assert!(!runlens::wire::encode_run(run.clone()).is_empty())));
+    let clone = time(&|| (0..20).for_each(|_| assert!(!run.clone().transactions.is_empty())));
+    println!("one run of 2,000 transactions on the wire ({} B; its transactions in borsh: {} B):", piece.len(), as_borsh.len());
+    println!("  decode_run (borsh + flat binary): {:7.0} µs", per(wire));
+    println!("  the transactions in borsh alone:  {:7.0} µs ({:.2}x)", per(borsh_txs), borsh_txs / wire);
+    println!("  encode_run, with a clone of it:   {:7.0} µs (the clone alone {:.0} µs)", per(encode), per(clone));
 }

@@ -3,8 +3,10 @@
 //! optional (a percentile included), and an error where a number is required. borsh would carry
 //! infinities as they are (and refuses NaN), so the worker applies the rule before it writes.
 //!
-//! Each bundle type is destructured in full: a new field is a compile error here until it is
-//! placed (a number that must be checked, or `_`).
+//! `Run` and each type under it that holds a number are destructured in full: a new field is a
+//! compile error here until it is placed (a number that must be checked, or `_`). The parts skipped
+//! whole (`indices`, `errors`, `modules`, `infrastructure`, the text fields) hold no `f64`; were one
+//! added there, a NaN in it would make the run's piece fail to read (an error, never a panic).
 
 use crate::bundle::{Histogram, Kpi, Phase, Resource, Run, TenantResult, Thresholds, TimeSeries, Transaction};
 

@@ -1,6 +1,6 @@
 //! What the ingest worker hands the page when a file is done: the bundle, its warnings, the format
 //! and counts, in pieces (`Pieces`): the answer without its runs, then each run: its transactions
-//! in the flat binary of `transactions` (most of a big bundle, read in one pass, 1.5 times as fast
+//! in the flat binary of `transactions` (most of a big bundle, read in one pass, 3 times as fast
 //! as borsh reads them) and the rest in borsh's binary. borsh's derived readers are a fraction of
 //! the size of serde's, so the page links no serde deserializer of the bundle types at all
 //! (`docs/size.md`). Numbers follow JSON's rule first (`finite`).
