@@ -1,4 +1,5 @@
-//! The serde types of bundle format v1. Doc comments become the JSON Schema's descriptions.
+//! The types of bundle format v1: serde for bundle files, borsh for the ingest worker's answer to
+//! the page (`crate::wire`). Doc comments become the JSON Schema's descriptions.
 
 use super::ByteSize;
 use borsh::{BorshDeserialize, BorshSerialize};
@@ -177,6 +178,8 @@ pub struct Run {
     pub dimensions: BTreeMap<String, String>,
     /// Latency per transaction.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    // Left out of borsh: `wire` sends a run's transactions in its own flat binary, 3 times as
+    // fast to read (`wire/transactions.rs`).
     #[borsh(skip)]
     pub transactions: Vec<Transaction>,
     /// Resource utilization per service and metric.
