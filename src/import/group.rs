@@ -8,6 +8,7 @@
 use super::civil;
 use crate::bundle::{self, Bundle, Comparison, Report, Run, RunStatus, Warning};
 use crate::model::Workspace;
+use std::collections::hash_map::{Entry, HashMap};
 use std::collections::{BTreeMap, HashSet};
 
 /// The runs of one imported file, with the file's name (for messages and notes).
@@ -50,25 +51,46 @@ pub struct Options {
     pub baseline: Option<String>,
 }
 
-/// Keeps the items of `from` whose key `into` lacks; a duplicate is dropped with a warning.
-fn add_unique<T>(into: &mut Vec<(T, usize)>, from: Vec<T>, part: usize, parts: &[&str], what: &str, key: impl Fn(&T) -> String, warnings: &mut Vec<Warning>) {
-    for item in from {
-        let k = key(&item);
-        match into.iter().find(|(x, _)| key(x) == k) {
-            Some((_, first)) => warnings.push(Warning {
-                path: parts.get(part).copied().unwrap_or_default().to_string(),
-                message: format!(
-                    "{what} {k:?} is also in {}; the run keeps that one and drops this one (to merge the samples of several load generators, join their result files into one first)",
-                    parts.get(*first).copied().unwrap_or_default()
-                ),
-            }),
-            None => into.push((item, part)),
+/// Items of one kind (transactions, resources, …) gathered from the parts of a run: an item whose
+/// key an earlier part already gave is dropped with a warning. The keys are in a map, so merging
+/// two files of thousands of transactions takes linear time; only `add` is generic over the item.
+struct Unique<T> {
+    items: Vec<T>,
+    seen: HashMap<String, usize>,
+}
+
+impl<T> Unique<T> {
+    fn new() -> Self {
+        Self { items: Vec::new(), seen: HashMap::new() }
+    }
+
+    fn add(&mut self, from: Vec<T>, at: (usize, &[&str]), what: &str, key: fn(&T) -> String, warnings: &mut Vec<Warning>) {
+        for item in from {
+            match first_seen(&mut self.seen, key(&item), at, what) {
+                Some(w) => warnings.push(w),
+                None => self.items.push(item),
+            }
         }
     }
 }
 
-fn strip<T>(v: Vec<(T, usize)>) -> Vec<T> {
-    v.into_iter().map(|(x, _)| x).collect()
+/// Records `k` as given by part `at.0`; if an earlier part gave it, the warning that says so.
+fn first_seen(seen: &mut HashMap<String, usize>, k: String, (part, parts): (usize, &[&str]), what: &str) -> Option<Warning> {
+    let name = |i: usize| parts.get(i).copied().unwrap_or_default();
+    match seen.entry(k) {
+        Entry::Occupied(first) => Some(Warning {
+            path: name(part).to_string(),
+            message: format!(
+                "{what} {:?} is also in {}; the run keeps that one and drops this one (to merge the samples of several load generators, join their result files into one first)",
+                first.key(),
+                name(*first.get())
+            ),
+        }),
+        Entry::Vacant(v) => {
+            v.insert(part);
+            None
+        }
+    }
 }
 
 /// How bad a status is: a run that failed in one file failed.
@@ -119,8 +141,8 @@ pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
         (Some((s, _)), Some((e, _))) if e >= s => Some((e - s) as f64 / 1000.0),
         _ => timed().filter_map(|p| p.run.duration_s).reduce(f64::max),
     };
-    let (mut txns, mut res, mut idx, mut kpis, mut errs, mut tenants, mut modules, mut infra) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut txns, mut res, mut idx, mut kpis) = (Unique::new(), Unique::new(), Unique::new(), Unique::new());
+    let (mut errs, mut tenants, mut modules, mut infra) = (Unique::new(), Unique::new(), Unique::new(), Unique::new());
     let mut status_part: Option<usize> = None;
     for (i, Part { source, run: r }) in parts.into_iter().enumerate() {
         for (key, value) in r.dimensions {
@@ -160,18 +182,18 @@ pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
                 run.notes.push(text);
             }
         }
-        let w = &mut warnings;
-        add_unique(&mut txns, r.transactions, i, &names, "transaction", |t| t.name.clone(), w);
-        add_unique(&mut res, r.resources, i, &names, "resource", |x| format!("{} {}", x.service, x.metric), w);
-        add_unique(&mut idx, r.indices, i, &names, "index", |x| x.index.clone(), w);
-        add_unique(&mut kpis, r.kpis, i, &names, "KPI", |k| k.name.clone(), w);
-        add_unique(&mut errs, r.errors, i, &names, "error", |e| e.message.clone(), w);
-        add_unique(&mut tenants, r.tenants, i, &names, "tenant", |t| t.tenant.clone(), w);
-        add_unique(&mut modules, r.modules, i, &names, "module", |m| m.module.clone(), w);
-        add_unique(&mut infra, r.infrastructure, i, &names, "infrastructure component", |c| c.component.clone(), w);
+        let (at, w) = ((i, names.as_slice()), &mut warnings);
+        txns.add(r.transactions, at, "transaction", |t| t.name.clone(), w);
+        res.add(r.resources, at, "resource", |x| format!("{} {}", x.service, x.metric), w);
+        idx.add(r.indices, at, "index", |x| x.index.clone(), w);
+        kpis.add(r.kpis, at, "KPI", |k| k.name.clone(), w);
+        errs.add(r.errors, at, "error", |e| e.message.clone(), w);
+        tenants.add(r.tenants, at, "tenant", |t| t.tenant.clone(), w);
+        modules.add(r.modules, at, "module", |m| m.module.clone(), w);
+        infra.add(r.infrastructure, at, "infrastructure component", |c| c.component.clone(), w);
     }
-    (run.transactions, run.resources, run.indices, run.kpis) = (strip(txns), strip(res), strip(idx), strip(kpis));
-    (run.errors, run.tenants, run.modules, run.infrastructure) = (strip(errs), strip(tenants), strip(modules), strip(infra));
+    (run.transactions, run.resources, run.indices, run.kpis) = (txns.items, res.items, idx.items, kpis.items);
+    (run.errors, run.tenants, run.modules, run.infrastructure) = (errs.items, tenants.items, modules.items, infra.items);
     run.dimensions.extend(spec.dimensions.clone());
     if sources.len() > 1 {
         run.notes.push(format!("Merged by runlens from {}.", sources.iter().map(|s| super::names::file_name(s)).collect::<Vec<_>>().join(", ")));
