@@ -7,7 +7,7 @@
 //! Update the snapshots after an intended change with `INSTA_UPDATE=always cargo test --test import_corpus`
 //! and review the diff.
 
-use runlens::import::{detect, detect_by_content, dump, import_bytes, HEAD_BYTES};
+use runlens::import::{detect, detect_by_content, detect_by_name, dump, import_bytes, Format, HEAD_BYTES};
 use std::path::{Path, PathBuf};
 
 /// Folders whose files are covered (each format's importer adds its folder).
@@ -66,4 +66,28 @@ fn detection_by_content_agrees_with_detection_by_name() {
         assert_eq!(detect_by_content(head).ok_or(String::new()), by_name.clone().map_err(|_| String::new()), "{name}");
         assert!(by_name.is_ok(), "{name}: {by_name:?}");
     }
+}
+
+#[test]
+fn a_name_of_another_tool_does_not_hide_what_the_content_clearly_is() {
+    // Each file under each name that names a format: read as the named format where the content
+    // passes that format's own tests, else as what the content is.
+    let names = ["statistics.json", "stats.json", "global_stats.json", "stats.js", "simulation.log", "run_stats.csv", "run_stats_history.csv", "run_failures.csv", "run_exceptions.csv"];
+    let mut by_content = 0;
+    for path in files() {
+        let bytes = std::fs::read(&path).unwrap();
+        let head = &bytes[..bytes.len().min(HEAD_BYTES)];
+        let Some(content) = detect_by_content(head) else { continue };
+        for name in names {
+            let (named, got) = (detect_by_name(name).unwrap(), detect(name, head).unwrap());
+            assert!(got == named || got == content, "{} as {name}: {got:?}, neither {named:?} nor {content:?}", path.display());
+            by_content += usize::from(got != named);
+        }
+    }
+    assert!(by_content > 0);
+    // JMeter's dashboard statistics saved under Gatling's name: read, not refused as a Gatling file.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let stats = std::fs::read(root.join("jmeter-statistics-json/artipie-bench-t1.json")).unwrap();
+    let imp = import_bytes("stats.json", &stats).unwrap();
+    assert_eq!((imp.format, imp.bundle.runs[0].transactions.len()), (Format::JmeterStatistics, 1));
 }

@@ -222,11 +222,15 @@ pub fn detect_by_content(head: &[u8]) -> Option<Format> {
         return Some(Format::Bundle);
     }
     let h = Head::new(head);
-    type ContentTest = fn(&Head) -> bool;
-    // Specific before general: JMeter's XML, JSON and summary CSV, Gatling's binary and text
-    // logs, k6's line formats, JSON shapes by their keys, the console text before the JTL CSV
-    // sniffing, then the other tools' JSON and text tables, and the custom-k6-summary catch-all last.
-    let tests: &[(Format, ContentTest)] = &[
+    CONTENT_TESTS.iter().find(|(_, t)| t(&h)).map(|(f, _)| *f)
+}
+
+type ContentTest = fn(&Head) -> bool;
+
+// Specific before general: JMeter's XML, JSON and summary CSV, Gatling's binary and text logs,
+// k6's line formats, JSON shapes by their keys, the console text before the JTL CSV sniffing,
+// then the other tools' JSON and text tables, and the custom-k6-summary catch-all last.
+static CONTENT_TESTS: &[(Format, ContentTest)] = &[
         (Format::Bundle, is_bundle),
         (Format::JmeterXml, super::jmeter_xml::detect),
         (Format::JmeterStatistics, super::jmeter_stats::detect),
@@ -256,8 +260,6 @@ pub fn detect_by_content(head: &[u8]) -> Option<Format> {
         (Format::DockerStats, super::docker_stats::detect),
         (Format::K6Summary, super::k6_summary::detect_custom),
     ];
-    tests.iter().find(|(_, t)| t(&h)).map(|(f, _)| *f)
-}
 
 fn is_bundle(h: &Head) -> bool {
     h.is_json_object() && h.text.contains("\"runlens-bundle\"")
@@ -274,6 +276,16 @@ pub fn detect(name: &str, head: &[u8]) -> Result<Format, String> {
         // simulation.log is text up to Gatling 3.10 and binary from 3.11.
         if f == Format::GatlingLog && super::gatling_log::detect_binary(&Head::new(head)) {
             return Ok(Format::GatlingBinaryLog);
+        }
+        // Nor is a name a promise the other way: JMeter's statistics.json saved as stats.json
+        // (Gatling's name). Content that fails the named format's own tests and passes another's
+        // is read as what it is. (Compressed content is left to the name: only bundles are.)
+        let h = Head::new(head);
+        let mut own = CONTENT_TESTS.iter().filter(|(g, _)| *g == f).peekable();
+        if !head.starts_with(&[0x1f, 0x8b]) && own.peek().is_some() && !own.any(|(_, t)| t(&h)) {
+            if let Some(c) = detect_by_content(head) {
+                return Ok(c);
+            }
         }
         return Ok(f);
     }
