@@ -91,3 +91,15 @@ async fn files_dropped_together_make_one_named_run_that_saves_and_loads_back() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_summary_file_is_counted_in_transactions_not_in_rows_it_has_none_of() {
+    with_browser(|c| async move {
+        c.goto(&site("")).await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        drop_files(&c, &[("stats.json", fixture("corpus/jmeter-statistics-json/artipie-bench-t1.json"))]).await;
+        let notice = wait_text(&c, ".notice", "stats.json: read as").await;
+        assert!(notice.contains("stats.json: read as JMeter dashboard statistics.json, 1 transaction."), "{notice}");
+    })
+    .await;
+}

@@ -89,6 +89,13 @@ fn add(state: AppState, name: &str, done: Done, kept: Option<web_sys::Blob>, ori
     let n_runs = done.bundle.runs.len();
     let raw = done.format != "bundle";
     let (title, records) = (done.format_title, done.records);
+    // What the notice counts: the rows read, or for a summary (statistics.json, an Aggregate
+    // Report), which has none, the transactions it gave.
+    let count = match (records, done.bundle.runs.iter().map(|r| r.transactions.len()).sum::<usize>()) {
+        (0, 0) => String::new(),
+        (0, t) => format!(", {}", crate::format::count(t, "transaction", "transactions")),
+        (r, _) => format!(", {}", crate::format::count(r as usize, "record", "records")),
+    };
     let mut renames = vec![];
     if raw || name == IMPORTED {
         let shown = if raw { title.clone() } else { "earlier imports".into() };
@@ -105,7 +112,7 @@ fn add(state: AppState, name: &str, done: Done, kept: Option<web_sys::Blob>, ori
     if raw && origin != Origin::Restored {
         state.notify(
             NoticeKind::Info,
-            format!("{name}: read as {title}, {}{}.", crate::format::count(records as usize, "record", "records"), if n_runs > 1 { format!(", {} runs", n_runs) } else { String::new() }),
+            format!("{name}: read as {title}{count}{}.", if n_runs > 1 { format!(", {} runs", n_runs) } else { String::new() }),
             vec![],
         );
     }
