@@ -16,8 +16,8 @@ target_first_view=350000
 # when it was last lowered, rounded up by less than 2 %. Lower these when the page
 # shrinks; raise them only for a feature that needs the bytes, with its cost in the table of
 # docs/size.md (docs/size.md also says how to find the bytes).
-ratchet_wasm=${RUNLENS_RATCHET_WASM:-320000}
-ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-337000}
+ratchet_wasm=${RUNLENS_RATCHET_WASM:-319000}
+ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-336000}
 
 one() { # the single file of DIST matching a glob, or fail
   local matches=()
