@@ -281,8 +281,9 @@ pub fn detect(name: &str, head: &[u8]) -> Result<Format, String> {
         // (Gatling's name). Content that fails the named format's own tests and passes another's
         // is read as what it is. (Compressed content is left to the name: only bundles are.)
         let h = Head::new(head);
-        let mut own = CONTENT_TESTS.iter().filter(|(g, _)| *g == f).peekable();
-        if !head.starts_with(&[0x1f, 0x8b]) && own.peek().is_some() && !own.any(|(_, t)| t(&h)) {
+        let has_own_test = CONTENT_TESTS.iter().any(|(g, _)| *g == f);
+        let passes_own_test = || CONTENT_TESTS.iter().any(|(g, t)| *g == f && t(&h));
+        if !head.starts_with(&[0x1f, 0x8b]) && has_own_test && !passes_own_test() {
             if let Some(c) = detect_by_content(head) {
                 return Ok(c);
             }
