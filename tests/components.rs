@@ -114,6 +114,27 @@ fn the_marker_symbols_are_plotly_crate_names() {
 }
 
 #[wasm_bindgen_test]
+fn a_figure_reaches_plotly_as_json_parse_would_make_it_from_its_text() {
+    let mut f = Figure::new();
+    f.add_trace(serde_json::json!({
+        "type": "bar", "x": ["a", "<b>b</b>", "\u{2212}"], "y": [1, null, 0.1, -2.5e-7, 1e300, 9007199254740993u64],
+        "marker": {"color": ["#fff"]}, "visible": true, "none": null, "nested": [[1, [2]], {}],
+    }));
+    if let serde_json::Value::Object(m) = serde_json::json!({"__proto__": {"polluted": 1}, "title": {"text": "t"}}) {
+        f.set_layout(m);
+    }
+    let built = f.to_js_object();
+    let parsed = js_sys::JSON::parse(&serde_json::to_string(&f).unwrap()).unwrap();
+    let text = |v: &wasm_bindgen::JsValue| js_sys::JSON::stringify(v).unwrap().as_string().unwrap();
+    assert_eq!(text(&built), text(&parsed));
+    // `__proto__` is a key of the layout, as JSON.parse makes it, not the layout's prototype.
+    let layout = js_sys::Reflect::get(&built, &"layout".into()).unwrap();
+    let own = js_sys::Object::get_own_property_names(&layout.clone().into());
+    assert!(own.includes(&"__proto__".into(), 0), "{:?}", own);
+    assert!(js_sys::Reflect::get(&layout, &"polluted".into()).unwrap().is_undefined());
+}
+
+#[wasm_bindgen_test]
 fn the_panic_screen_shows_the_message_as_text_with_a_reload_link() {
     runlens::ui::panic::show("panicked at <b>src/x.rs</b>: boom");
     let doc = web_sys::window().unwrap().document().unwrap();

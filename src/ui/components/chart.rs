@@ -60,13 +60,39 @@ impl Figure {
         self.layout = layout;
     }
 
-    /// The figure as the object Plotly.js takes (`{data, layout, config}`), the way
-    /// `plotly::Plot::to_js_object` makes it: JSON text read by the browser's parser.
+    /// The figure as the object Plotly.js takes (`{data, layout, config}`), built value by
+    /// value (`js_value`) rather than written as JSON text for the browser to parse: the page
+    /// then links no JSON writer (its float formatting alone is a 10 KB table, docs/size.md).
     pub fn to_js_object(&self) -> js_sys::Object {
-        use wasm_bindgen::JsCast;
-        let text = serde_json::to_string(self).unwrap_or_default();
-        js_sys::JSON::parse(&text).ok().and_then(|v| v.dyn_into().ok()).unwrap_or_default()
+        let data: js_sys::Array = self.data.iter().map(js_value).collect();
+        let entries = js_sys::Array::of3(
+            &js_sys::Array::of2(&"data".into(), &data),
+            &js_sys::Array::of2(&"layout".into(), &js_object(&self.layout)),
+            &js_sys::Array::of2(&"config".into(), &js_object(&self.config)),
+        );
+        js_sys::Object::from_entries(&entries).unwrap_or_default()
     }
+}
+
+/// A JSON value as the browser's `JSON.parse` would make it from its text: numbers are the same
+/// doubles, objects get their keys as own properties (`Object.fromEntries`, so a key such as
+/// `__proto__` is a plain key, never the object's prototype).
+fn js_value(v: &Value) -> wasm_bindgen::JsValue {
+    use wasm_bindgen::JsValue;
+    match v {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        // A `Value` holds no NaN or infinity (`json!` makes them null, as JSON text has them).
+        Value::Number(n) => n.as_f64().map_or(JsValue::NULL, JsValue::from_f64),
+        Value::String(s) => JsValue::from_str(s),
+        Value::Array(items) => items.iter().map(js_value).collect::<js_sys::Array>().into(),
+        Value::Object(m) => js_object(m).into(),
+    }
+}
+
+fn js_object(m: &Map<String, Value>) -> js_sys::Object {
+    let entries: js_sys::Array = m.iter().map(|(k, v)| js_sys::Array::of2(&k.into(), &js_value(v))).collect();
+    js_sys::Object::from_entries(&entries).unwrap_or_default()
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen]
