@@ -8,7 +8,7 @@ pub fn thousands(v: f64, decimals: usize) -> String {
     if !v.is_finite() {
         return "–".into();
     }
-    let s = format!("{:.*}", decimals, v.abs());
+    let s = crate::decimal::fixed(v.abs(), decimals);
     let (int, frac) = s.split_once('.').map_or((s.as_str(), None), |(a, b)| (a, Some(b)));
     let mut out = String::new();
     for (i, c) in int.chars().enumerate() {
@@ -85,9 +85,9 @@ pub fn bytes(b: f64) -> String {
     }
     let sign = if b < 0.0 { "−" } else { "" };
     if i == 0 {
-        format!("{sign}{} B", v.round())
+        format!("{sign}{} B", crate::decimal::fixed(v.round(), 0))
     } else {
-        format!("{sign}{v:.1} {}", UNITS[i])
+        format!("{sign}{} {}", crate::decimal::fixed(v, 1), UNITS[i])
     }
 }
 
@@ -143,7 +143,7 @@ pub fn points(p: f64, decimals: usize) -> String {
         return "–".into();
     }
     let v = shown_points(p, decimals);
-    signed(v, format!("{:.*} pp", decimals, v.abs()))
+    signed(v, format!("{} pp", crate::decimal::fixed(v.abs(), decimals)))
 }
 
 /// A relative change (a fraction) as a signed percentage: -0.1239 -> "−12.4%".
@@ -154,9 +154,9 @@ pub fn relative(r: f64) -> String {
     let pct = shown_relative(r) * 100.0;
     let pct = (pct * 10.0).round() / 10.0;
     if pct > 0.0 {
-        format!("+{pct:.1}%")
+        format!("+{}%", crate::decimal::fixed(pct, 1))
     } else if pct < 0.0 {
-        format!("−{:.1}%", -pct)
+        format!("−{}%", crate::decimal::fixed(-pct, 1))
     } else {
         "0.0%".into()
     }

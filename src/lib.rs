@@ -9,6 +9,7 @@ pub mod heap;
 pub mod import;
 pub mod limits;
 pub mod model;
+pub mod decimal;
 pub mod number;
 pub mod order;
 pub mod share;

@@ -230,11 +230,11 @@ impl UrlState {
             q.append_pair("theme", if t == Theme::Dark { "dark" } else { "light" });
         }
         if let Some(t) = self.thresholds.all {
-            q.append_pair("threshold", &t.to_string());
+            q.append_pair("threshold", &crate::decimal::shortest(t));
         }
         for f in Family::ALL {
             if let Some(t) = self.thresholds.get(f) {
-                q.append_pair(&format!("threshold.{}", f.slug()), &t.to_string());
+                q.append_pair(&format!("threshold.{}", f.slug()), &crate::decimal::shortest(t));
             }
         }
         if let Some(n) = self.thresholds.min_samples {
