@@ -1,8 +1,8 @@
 //! Links that carry their data: a bundle of local files travels in the URL fragment
 //! (`#bundle=<base64url of gzip JSON>`, as the Lighthouse viewer shares reports), so a link or an
 //! embed shows the same comparison on any machine with nothing uploaded. The fragment never
-//! reaches a server. Compression happens in the browser (`CompressionStream`); this module only
-//! encodes, decodes and sizes the fragment.
+//! reaches a server. The writer worker compresses and encodes the fragment (`wire::write`); this
+//! module encodes, finds and sizes it.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -20,16 +20,21 @@ pub fn fragment(gzip: &[u8]) -> Option<String> {
     Some(format!("{KEY}={}", URL_SAFE_NO_PAD.encode(gzip)))
 }
 
-/// The gzip bytes a location's fragment carries (`#bundle=…`): `None` when it carries none, an
-/// error in words when it is damaged (a link cut short by a chat tool, say).
-pub fn from_fragment(hash: &str) -> Option<Result<Vec<u8>, String>> {
+/// The base64url text a location's fragment carries (`#bundle=…`), if any.
+pub fn fragment_value(hash: &str) -> Option<&str> {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
-    let value = hash.split('&').find_map(|kv| kv.strip_prefix(KEY)?.strip_prefix('='))?;
-    Some(
-        URL_SAFE_NO_PAD
-            .decode(value.trim_end_matches('='))
-            .map_err(|e| format!("the link's data is damaged or cut short ({e}); ask for the link again, or for the bundle file")),
-    )
+    hash.split('&').find_map(|kv| kv.strip_prefix(KEY)?.strip_prefix('='))
+}
+
+/// What a damaged fragment is called (a link cut short by a chat tool, say).
+pub const DAMAGED: &str = "the link's data is damaged or cut short; ask for the link again, or for the bundle file";
+
+/// The gzip bytes a location's fragment carries (`#bundle=…`): `None` when it carries none, an
+/// error in words when it is damaged. (The page decodes `fragment_value` with the browser's
+/// `atob`, `ui::browser::base64url_bytes`.)
+pub fn from_fragment(hash: &str) -> Option<Result<Vec<u8>, String>> {
+    let value = fragment_value(hash)?;
+    Some(URL_SAFE_NO_PAD.decode(value.trim_end_matches('=')).map_err(|e| format!("{DAMAGED} ({e})")))
 }
 
 #[cfg(test)]

@@ -135,6 +135,49 @@ fn a_figure_reaches_plotly_as_json_parse_would_make_it_from_its_text() {
 }
 
 #[wasm_bindgen_test]
+fn numbers_are_written_in_the_browser_as_rust_writes_them() {
+    runlens::js_platform::install();
+    use runlens::decimal::{fixed, shortest};
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let special = [0.0, -0.0, 0.1, 0.3, 1e21, 1.5e21, 1e-7, 1.5e-7, 123456789.125, 5e-324, f64::MAX, f64::MIN_POSITIVE, 2.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY];
+    let random = (0..20_000).map(|i| if i % 2 == 0 { f64::from_bits(next()) } else { (next() % 10_000_000) as f64 / 1000.0 - 5000.0 });
+    let mut ties = 0;
+    for v in special.into_iter().chain(random) {
+        // The shortest text that reads back: Rust's, but for a number exactly halfway between two
+        // such texts (1690060720831323.25), where JavaScript picks the even digit and Rust the other.
+        let (text, rust) = (shortest(v), format!("{v}"));
+        if text != rust {
+            assert_eq!(text.len(), rust.len(), "{v:e}: {text} against {rust}");
+            assert_eq!(text.parse::<f64>().map(f64::to_bits), Ok(v.to_bits()), "{v:e}: {text} reads back");
+            assert!(text.ends_with(['0', '2', '4', '6', '8']), "{v:e}: {text} is the even one");
+            ties += 1;
+        }
+        assert_eq!(fixed(v, 1), format!("{v:.1}"), "{v:e}");
+    }
+    assert!(ties < 20, "{ties} ties in 20,000 numbers");
+}
+
+#[wasm_bindgen_test]
+fn link_data_is_decoded_by_the_browser_as_by_the_base64_crate() {
+    use base64::Engine;
+    let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    for len in [0usize, 1, 2, 3, 4, 5, 255, 256, 1000] {
+        let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + len) as u8).collect();
+        let text = engine.encode(&bytes);
+        assert_eq!(runlens::ui::browser::base64url_bytes(&text), Some(bytes), "{len} bytes");
+    }
+    for bad in ["a", "ab*c", "ab cd", "abcde", "€€€€"] {
+        assert_eq!(runlens::ui::browser::base64url_bytes(bad), None, "{bad}");
+    }
+}
+
+#[wasm_bindgen_test]
 fn the_panic_screen_shows_the_message_as_text_with_a_reload_link() {
     runlens::ui::panic::show("panicked at <b>src/x.rs</b>: boom");
     let doc = web_sys::window().unwrap().document().unwrap();

@@ -26,15 +26,19 @@ async fn drop_files(c: &Client, files: &[(&str, String)]) {
 /// The workspace as "Save bundle" writes it (the download is caught in the page).
 async fn saved_bundle(c: &Client) -> serde_json::Value {
     c.execute(
-        "window.__blobs = []; window.__url = URL.createObjectURL; URL.createObjectURL = (b) => { window.__blobs.push(b); return 'blob:stub'; }; URL.revokeObjectURL = () => {};",
+        "window.__blobs = []; window.__url = URL.createObjectURL; window.__revoke = URL.revokeObjectURL;
+         URL.createObjectURL = (b) => { if (b.type !== 'application/json') return window.__url.call(URL, b); window.__blobs.push(b); return 'blob:stub'; };
+         URL.revokeObjectURL = (u) => { if (u !== 'blob:stub') window.__revoke.call(URL, u); };",
         vec![],
     )
     .await
     .unwrap();
     c.find(Locator::Css("[data-testid='export-bundle']")).await.unwrap().click().await.unwrap();
+    // Written by the writer worker: the download follows a moment later. (Other blobs, such as
+    // the script that starts a worker, go to the browser.)
     eval_until(c, "return window.__blobs.length === 1").await;
     let text = c.execute_async("const done = arguments[0]; window.__blobs[0].text().then(done);", vec![]).await.unwrap();
-    c.execute("URL.createObjectURL = window.__url;", vec![]).await.unwrap();
+    c.execute("URL.createObjectURL = window.__url; URL.revokeObjectURL = window.__revoke;", vec![]).await.unwrap();
     serde_json::from_str(text.as_str().unwrap()).unwrap()
 }
 

@@ -10,7 +10,7 @@ const SEED000: &str = "examples/folio-reindex-orchid-vs-poppy.json";
 const SEED001: &str = "examples/folio-mod-search-eureka.json";
 /// Keeps text downloads in `window.__blobs` instead of saving them; other blobs (Plotly's own,
 /// while it renders a chart to PNG) work as usual.
-const STUB_DOWNLOADS: &str = "window.__blobs = []; const make = URL.createObjectURL, revoke = URL.revokeObjectURL; URL.createObjectURL = (b) => { if (!b.type.startsWith('text/')) return make.call(URL, b); window.__blobs.push(b); return 'blob:stub'; }; URL.revokeObjectURL = (u) => { if (u !== 'blob:stub') revoke.call(URL, u); };";
+const STUB_DOWNLOADS: &str = "window.__blobs = []; const make = URL.createObjectURL, revoke = URL.revokeObjectURL; URL.createObjectURL = (b) => { if (!b.type.startsWith('text/') || b.type === 'text/javascript') return make.call(URL, b); window.__blobs.push(b); return 'blob:stub'; }; URL.revokeObjectURL = (u) => { if (u !== 'blob:stub') revoke.call(URL, u); };";
 
 #[tokio::test]
 async fn seed000_report_page_has_the_summary_line_and_the_tables() {

@@ -19,7 +19,7 @@ pub struct Part {
 }
 
 /// What the user says about a group's run: its id, label and dimensions (`release=Poppy`).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct RunSpec {
     pub id: String,
     /// The label shown in the viewer; the id when left out.
@@ -28,14 +28,14 @@ pub struct RunSpec {
 }
 
 /// One imported file, as a group takes it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct File {
     pub name: String,
     pub bundle: Bundle,
 }
 
 /// Files that form one run (`run` is set), or files whose runs are kept as imported.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Group {
     pub run: Option<RunSpec>,
     pub files: Vec<File>,

@@ -37,7 +37,7 @@ pub mod samples;
 pub mod series;
 pub mod session;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 pub mod text;
 pub mod warmup;
 

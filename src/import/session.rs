@@ -174,11 +174,19 @@ impl Session {
         }
     }
 
-    /// The runs of the session as one bundle, with the warnings of merging.
+    /// The runs of the session as one bundle, with the warnings of merging (the page has the
+    /// writer worker make it from `groups`: `wire::write`).
     pub fn bundle(&self) -> Option<(Bundle, Vec<Warning>)> {
         if self.files.is_empty() {
             return None;
         }
+        let (groups, title) = self.groups();
+        let options = group::Options { title: Some(title), baseline: None };
+        group::bundle_of(None, groups, &options).ok()
+    }
+
+    /// What `bundle` is made of: the files of each run, and the bundle's title.
+    pub fn groups(&self) -> (Vec<Group>, String) {
         let groups = self
             .runs
             .iter()
@@ -188,10 +196,12 @@ impl Session {
                 files: self.files_of(i).map(|(_, f)| File { name: f.name.clone(), bundle: f.bundle.clone() }).collect(),
             })
             .collect();
-        let options = group::Options { title: Some("Imported results".into()), baseline: None };
-        group::bundle_of(None, groups, &options).ok()
+        (groups, TITLE.to_string())
     }
 }
+
+/// The title of the bundle of imported runs.
+pub const TITLE: &str = "Imported results";
 
 /// A dimension typed as `key=value` (spaces around either are dropped).
 pub fn parse_dimension(text: &str) -> Option<(String, String)> {

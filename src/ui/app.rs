@@ -160,7 +160,7 @@ fn Header() -> impl IntoView {
     let close_all = move |_| {
         leptos::task::spawn_local(super::persist::forget());
         state.workspace.set(Default::default());
-        state.session.set(Default::default());
+        super::loader::close_session(state);
         state.notices.set(vec![]);
         state.url.set(UrlState { theme: state.url.get_untracked().theme, ..Default::default() });
     };

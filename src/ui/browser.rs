@@ -133,6 +133,14 @@ pub fn download(file_name: &str, mime: &str, content: &str) {
     download_blob(file_name, &blob);
 }
 
+/// Offers bytes (UTF-8 text) as a download named `file_name`.
+pub fn download_bytes(file_name: &str, mime: &str, content: &js_sys::Uint8Array) {
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&js_sys::Array::of1(content), &opts) else { return };
+    download_blob(file_name, &blob);
+}
+
 pub fn download_blob(file_name: &str, blob: &web_sys::Blob) {
     let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
     download_url(file_name, &url);
@@ -195,31 +203,18 @@ fn post_height_to_parent(last: i32) -> i32 {
     height
 }
 
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    // web-sys has this binding only behind `web_sys_unstable_apis`; the API is in every current
-    // browser (Chrome 80, Firefox 113, Safari 16.4), so it is bound here.
-    type CompressionStream;
-    #[wasm_bindgen(constructor, catch)]
-    fn new(format: &str) -> Result<CompressionStream, JsValue>;
-    #[wasm_bindgen(method, getter)]
-    fn readable(this: &CompressionStream) -> web_sys::ReadableStream;
-    #[wasm_bindgen(method, getter)]
-    fn writable(this: &CompressionStream) -> web_sys::WritableStream;
-}
-
-/// Compresses bytes with gzip in the browser (`CompressionStream`), so the page links no
-/// compressor of its own.
-pub async fn gzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let fail = |_| "the browser could not compress the data".to_string();
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(fail)?;
-    let cs = CompressionStream::new("gzip").map_err(fail)?;
-    let pair = web_sys::ReadableWritablePair::new(&cs.readable(), &cs.writable());
-    let piped = blob.stream().pipe_through(&pair);
-    let resp = web_sys::Response::new_with_opt_readable_stream(Some(&piped)).map_err(fail)?;
-    let buf = wasm_bindgen_futures::JsFuture::from(resp.array_buffer().map_err(fail)?).await.map_err(fail)?;
-    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+/// The bytes of base64url text (`share::fragment`), decoded by the browser's `atob` (the page
+/// links no base64 decoder of its own); `None` when it is not base64.
+pub fn base64url_bytes(text: &str) -> Option<Vec<u8>> {
+    let mut b64: String = text.trim_end_matches('=').chars().map(|c| match c { '-' => '+', '_' => '/', c => c }).collect();
+    // `atob` ignores spaces; a link's data has none.
+    if b64.len() % 4 == 1 || b64.contains(|c: char| c.is_ascii_whitespace()) {
+        return None;
+    }
+    b64.push_str(&"=".repeat((4 - b64.len() % 4) % 4));
+    let binary = window().atob(&b64).ok()?;
+    // Each character of `atob`'s answer is one byte.
+    binary.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect()
 }
 
 /// The text fields `keys` of each object of a JSON array, read by the browser's `JSON.parse` (the

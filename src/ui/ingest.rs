@@ -123,7 +123,8 @@ pub fn default_workers() -> usize {
     (cores as usize).clamp(1, 4)
 }
 
-fn spawn(index: usize) -> Result<Slot, JsValue> {
+/// Starts a worker of the `ingest` binary named `name` (an ingest slot, or the writer).
+pub(super) fn start_worker(name: &str) -> Result<Worker, JsValue> {
     let base = web_sys::window().and_then(|w| w.document()).and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
     let js = web_sys::Url::new_with_base("ingest.js", &base)?.href();
     let wasm = web_sys::Url::new_with_base("ingest_bg.wasm", &base)?.href();
@@ -140,8 +141,12 @@ fn spawn(index: usize) -> Result<Slot, JsValue> {
     let blob = Blob::new_with_str_sequence_and_options(&Array::of1(&shim.into()), &props)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)?;
     let opts = web_sys::WorkerOptions::new();
-    opts.set_name(&format!("runlens ingest {index}"));
-    let worker = Worker::new_with_options(&url, &opts)?;
+    opts.set_name(name);
+    Worker::new_with_options(&url, &opts)
+}
+
+fn spawn(index: usize) -> Result<Slot, JsValue> {
+    let worker = start_worker(&format!("runlens ingest {index}"))?;
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| on_message(index, e.data()));
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // A worker that fails to load fires a plain `Event` (no `message`): read it, never assume it.

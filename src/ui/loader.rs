@@ -18,7 +18,7 @@ pub enum Origin {
 
 /// The name the runs made of raw files go by: the workspace source the import panel edits, and
 /// the file it is remembered as.
-pub const IMPORTED: &str = "Imported results";
+pub const IMPORTED: &str = crate::import::session::TITLE;
 
 static NEXT_BATCH: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
 
@@ -37,47 +37,86 @@ fn remember(state: AppState, name: &str, blob: web_sys::Blob) {
     });
 }
 
-/// Makes the workspace's imported runs again from the import panel's session, and remembers
-/// them (as one bundle: the grouping and names survive a reload).
-pub fn sync_session(state: AppState) {
-    let made = state.session.with_untracked(|s| s.bundle());
-    let (bundle, warnings) = match made {
-        Some((b, w)) => (Some(b), w),
-        None => (None, vec![]),
-    };
-    if !warnings.is_empty() {
-        state.notify(
-            NoticeKind::Warning,
-            format!("Joining files into runs gave {}.", crate::format::count(warnings.len(), "warning", "warnings")),
-            warnings.iter().map(|w| w.to_string()).collect(),
-        );
-    }
-    state.workspace.update(|w| {
-        w.set_source(IMPORTED, bundle, warnings);
-    });
-    remember_session_soon(state);
-}
-
 thread_local! {
-    /// Whether the imported runs are to be written to IndexedDB after the next paint.
-    static SESSION_WRITE_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The last request for the imported runs (an answer to an earlier one is out of date).
+    static SESSION_MADE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// Run ids renamed in the import panel whose new runs have not arrived yet: the link follows
+    /// them once they have.
+    static RENAMED: std::cell::RefCell<Vec<(String, String)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Remembers the imported runs as they are after the next paint (several changes in a row are
-/// written once): writing them out as JSON is not held in the task that shows them.
-fn remember_session_soon(state: AppState) {
-    if SESSION_WRITE_PENDING.with(|p| p.replace(true)) {
+/// Makes the workspace's imported runs again from the import panel's session (in the writer
+/// worker, `ui::writer`), and remembers them (as one bundle: the grouping and names survive a
+/// reload). `renamed`: a run id the edit changed, which the link (baseline, candidates) follows.
+/// Edits in quick succession are made in order, and only the last one's runs are shown.
+pub fn sync_session(state: AppState, renamed: Option<(String, String)>) {
+    let generation = SESSION_MADE.with(|g| g.get().wrapping_add(1));
+    SESSION_MADE.with(|g| g.set(generation));
+    RENAMED.with(|r| r.borrow_mut().extend(renamed.filter(|(a, b)| a != b)));
+    let groups = state.session.with_untracked(|s| (!s.is_empty()).then(|| s.groups()));
+    leptos::task::spawn_local(async move {
+        let made = match groups {
+            Some((groups, title)) => Some(super::writer::merge(groups, title).await),
+            None => None,
+        };
+        if SESSION_MADE.with(|g| g.get()) != generation {
+            return;
+        }
+        match made {
+            None => {
+                state.workspace.update(|w| {
+                    w.set_source(IMPORTED, None, vec![]);
+                });
+                super::persist::forget_name(IMPORTED).await;
+            }
+            Some(Err(e)) => {
+                state.notify(NoticeKind::Error, format!("The imported files could not be made into runs: {e}"), vec![]);
+                return;
+            }
+            Some(Ok((done, json))) => {
+                let warnings: Vec<crate::bundle::Warning> = done.warnings().collect();
+                if !warnings.is_empty() {
+                    state.notify(
+                        NoticeKind::Warning,
+                        format!("Joining files into runs gave {}.", crate::format::count(warnings.len(), "warning", "warnings")),
+                        warnings.iter().map(|w| w.to_string()).collect(),
+                    );
+                }
+                state.workspace.update(|w| {
+                    w.set_source(IMPORTED, Some(done.bundle), warnings);
+                });
+                match web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&json)) {
+                    Ok(blob) => remember(state, IMPORTED, blob),
+                    Err(_) => super::persist::forget_name(IMPORTED).await,
+                }
+            }
+        }
+        follow_renames(state);
+    });
+}
+
+/// The link's run ids follow the renames whose runs have arrived.
+fn follow_renames(state: AppState) {
+    let renamed = RENAMED.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    if renamed.is_empty() {
         return;
     }
-    leptos::task::spawn_local(async move {
-        super::browser::after_paint().await;
-        SESSION_WRITE_PENDING.with(|p| p.set(false));
-        let json = state.session.with_untracked(|s| s.bundle()).and_then(|(b, _)| crate::bundle::to_json(&b, false).ok());
-        match json.and_then(|j| web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&j.into())).ok()) {
-            Some(blob) => remember(state, IMPORTED, blob),
-            None => super::persist::forget_name(IMPORTED).await,
+    state.url.update(|u| {
+        for (old, new) in &renamed {
+            for id in u.base.iter_mut().chain(u.cand.iter_mut()).chain(u.runs.iter_mut()) {
+                if id == old {
+                    *id = new.clone();
+                }
+            }
         }
     });
+}
+
+/// Forgets the import panel's session ("Close all"): an answer still on its way is not shown.
+pub fn close_session(state: AppState) {
+    SESSION_MADE.with(|g| g.set(g.get().wrapping_add(1)));
+    RENAMED.with(|r| r.borrow_mut().clear());
+    state.session.set(Default::default());
 }
 
 /// Adds a finished import and says what happened: a bundle joins the workspace; a tool's raw
@@ -102,7 +141,7 @@ fn add(state: AppState, name: &str, done: Done, kept: Option<web_sys::Blob>, ori
         state.session.update(|s| {
             s.add(batch, name, &shown, records, done.bundle);
         });
-        sync_session(state);
+        sync_session(state, None);
     } else {
         if let (Origin::Local, Some(blob)) = (origin, kept) {
             remember(state, name, blob);
@@ -165,6 +204,7 @@ fn submit(state: AppState, name: String, input: Input, origin: Origin, batch: u3
 
 /// Reads dropped or picked files, in order.
 pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
+    super::writer::start();
     let batch = new_batch();
     for f in files {
         let name = f.name();
@@ -174,6 +214,7 @@ pub fn load_files(state: AppState, files: Vec<web_sys::File>) {
 
 /// Reads pasted text (a bundle, `_cat/indices` output, a CSV…); `after` learns whether it loaded.
 pub fn load_text(state: AppState, text: String, after: impl FnOnce(bool) + 'static) {
+    super::writer::start();
     let parts = js_sys::Array::of1(&text.into());
     match web_sys::Blob::new_with_str_sequence(&parts) {
         Ok(blob) => submit(state, "pasted text".into(), Input::Blob(blob), Origin::Local, new_batch(), Box::new(after)),
@@ -185,6 +226,9 @@ pub fn load_text(state: AppState, text: String, after: impl FnOnce(bool) + 'stat
 pub fn restore(state: AppState) {
     leptos::task::spawn_local(async move {
         let stored = super::persist::load().await;
+        if stored.iter().any(|(name, _)| name == IMPORTED) {
+            super::writer::start();
+        }
         let total = stored.len();
         let count = std::rc::Rc::new(std::cell::Cell::new((0usize, 0usize)));
         for (name, blob) in stored {
@@ -217,8 +261,11 @@ pub fn load_urls(state: AppState, srcs: Vec<String>) {
 
 /// Opens the bundle a shared link carries in its fragment (`#bundle=…`); true if there is one.
 pub fn load_shared(state: AppState) -> bool {
-    let Some(data) = crate::share::from_fragment(&super::browser::location_hash()) else { return false };
-    match data.ok().and_then(|gz| web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&js_sys::Uint8Array::from(&gz[..]))).ok()) {
+    let hash = super::browser::location_hash();
+    let Some(data) = crate::share::fragment_value(&hash) else { return false };
+    let blob = super::browser::base64url_bytes(data)
+        .and_then(|gz| web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&js_sys::Uint8Array::from(&gz[..]))).ok());
+    match blob {
         Some(blob) => submit(state, "shared link".into(), Input::Blob(blob), Origin::Url, new_batch(), Box::new(|_| {})),
         None => state.notify(NoticeKind::Error, "This link's data is damaged or cut short; ask for the link again, or for the bundle file.", vec![]),
     }

@@ -1,7 +1,7 @@
 //! The browser UI (wasm32 only): app shell, state, loading, URL sync, components and views.
 
 mod app;
-mod browser;
+pub mod browser;
 pub mod components;
 mod ingest;
 mod ingest_read;
@@ -12,6 +12,7 @@ mod plotly_loader;
 pub(crate) mod show;
 mod state;
 mod views;
+mod writer;
 
 pub use state::{derived, provide_app_state, refs, use_app_state, AppState};
 

@@ -7,6 +7,7 @@
 
 mod finite;
 mod transactions;
+pub mod write;
 
 use crate::bundle::{Bundle, Run, Warning};
 use crate::import::Imported;
@@ -41,24 +42,36 @@ pub struct Pieces {
     pub runs: Vec<Vec<u8>>,
 }
 
-pub fn encode_done(mut imp: Imported) -> Pieces {
-    let runs = std::mem::take(&mut imp.bundle.runs);
-    Pieces { head: encode_head(imp), runs: runs.into_iter().map(encode_run).collect() }
+pub fn encode_done(imp: Imported) -> Pieces {
+    encode_pieces(done_of(imp))
 }
 
-/// The answer without its runs (`imp.bundle.runs` is left out: pieces of runs are made apart).
-pub fn encode_head(mut imp: Imported) -> Vec<u8> {
-    imp.bundle.runs.clear();
-    if let Some(t) = &mut imp.bundle.thresholds {
-        finite::thresholds(t);
-    }
-    let done = Done {
+fn done_of(imp: Imported) -> Done {
+    Done {
         format: imp.format.slug().into(),
         format_title: imp.format.title().into(),
         bundle: imp.bundle,
         warnings: imp.warnings.iter().map(|w| (w.path.clone(), w.message.clone())).collect(),
         records: imp.records,
-    };
+    }
+}
+
+/// `encode_done` of an answer that is not an import (the writer's merged runs, `write`).
+pub fn encode_pieces(mut done: Done) -> Pieces {
+    let runs = std::mem::take(&mut done.bundle.runs);
+    Pieces { head: encode_done_head(done), runs: runs.into_iter().map(encode_run).collect() }
+}
+
+/// The answer without its runs (`imp.bundle.runs` is left out: pieces of runs are made apart).
+pub fn encode_head(imp: Imported) -> Vec<u8> {
+    encode_done_head(done_of(imp))
+}
+
+fn encode_done_head(mut done: Done) -> Vec<u8> {
+    done.bundle.runs.clear();
+    if let Some(t) = &mut done.bundle.thresholds {
+        finite::thresholds(t);
+    }
     encode(Ok(&done))
 }
 
@@ -66,19 +79,31 @@ pub fn encode_run(mut run: Run) -> Vec<u8> {
     encode_run_ref(&mut run)
 }
 
-/// `encode_run` of a run that is kept (its transactions are taken out while its head is written,
-/// then put back; its other non-finite numbers are made missing in place).
+/// `encode_run` of a run that is kept (its other non-finite numbers are made missing in place;
+/// its transactions are left to the flat binary's reader, which applies the rule itself).
 pub fn encode_run_ref(run: &mut Run) -> Vec<u8> {
     let txs = std::mem::take(&mut run.transactions);
-    let head = match finite::run(run) {
-        Ok(()) => encode(Ok(&*run)),
-        Err(e) => encode::<Run>(Err(e)),
-    };
+    let checked = finite::run(run);
+    run.transactions = txs;
+    match checked {
+        Ok(()) => run_piece(run),
+        Err(e) => piece(encode::<Run>(Err(e)), &[]),
+    }
+}
+
+/// A run's piece as it is (its numbers already follow JSON's rule: the page's runs came from the
+/// worker): the `u32` length of the borsh run without its transactions, that, then the
+/// transactions in the flat binary.
+pub(crate) fn run_piece(run: &Run) -> Vec<u8> {
+    // borsh leaves the transactions out (`#[borsh(skip)]` on `Run::transactions`).
+    piece(encode(Ok(run)), &run.transactions)
+}
+
+fn piece(head: Vec<u8>, txs: &[crate::bundle::Transaction]) -> Vec<u8> {
     let mut out = Vec::with_capacity(4 + head.len() + txs.len() * 128);
     out.extend_from_slice(&u32::try_from(head.len()).unwrap_or(u32::MAX).to_le_bytes());
     out.extend_from_slice(&head);
-    transactions::encode(&txs, &mut out);
-    run.transactions = txs;
+    transactions::encode(txs, &mut out);
     out
 }
 

@@ -9,6 +9,7 @@ mod bundle_parts;
 pub mod chunk_source;
 mod stream;
 mod warm;
+mod write;
 
 use crate::bundle::stream_cut::StreamCut;
 use crate::import::parallel::RangeSource;
@@ -180,6 +181,7 @@ fn handle(data: JsValue) {
         Some("part") => take_part(job, &data),
         Some("runs") => bundle_parts::load_group(job, &data),
         Some("runs-done") => bundle_parts::take_group(job, &data),
+        Some("write") => write::write(job, &data),
         _ => {}
     }
 }

@@ -12,16 +12,7 @@ use leptos::prelude::*;
 /// link (baseline, candidates).
 fn edit(state: AppState, f: impl FnOnce(&mut crate::import::session::Session) -> Option<(String, String)>) {
     let renamed = state.session.try_update(f).flatten();
-    sync_session(state);
-    if let Some((old, new)) = renamed.filter(|(o, n)| o != n) {
-        state.url.update(|u| {
-            for id in u.base.iter_mut().chain(u.cand.iter_mut()).chain(u.runs.iter_mut()) {
-                if *id == old {
-                    *id = new.clone();
-                }
-            }
-        });
-    }
+    sync_session(state, renamed);
 }
 
 #[component]

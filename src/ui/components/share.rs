@@ -31,12 +31,12 @@ async fn link(state: crate::ui::AppState, embed: bool) -> Result<String, String>
     let ids = state.selected.get_untracked();
     let (whole, compared) = state.workspace.with_untracked(|w| (w.to_bundle(), w.subset_bundle(&ids)));
     let mut last_size = 0;
+    // The compared runs are written only when the whole workspace is too large for a link.
     for bundle in [whole, compared].into_iter().flatten() {
-        let json = crate::bundle::to_json(&bundle, false)?.into_bytes();
-        let gz = browser::gzip(&json).await?;
-        last_size = gz.len();
-        if let Some(fragment) = crate::share::fragment(&gz) {
-            return Ok(format!("{base}?{query}#{fragment}"));
+        match crate::ui::writer::link(bundle).await {
+            Ok(fragment) => return Ok(format!("{base}?{query}#{fragment}")),
+            Err(Ok(size)) => last_size = size,
+            Err(Err(why)) => return Err(why),
         }
     }
     Err(format!(
@@ -76,11 +76,14 @@ pub fn ShareButtons() -> impl IntoView {
         });
     };
     let export = move |_| {
-        if let Some(b) = state.workspace.with(|w| w.to_bundle()) {
-            if let Ok(json) = crate::bundle::to_json(&b, true) {
-                browser::download("runlens-workspace.json", "application/json", &json);
+        let Some(b) = state.workspace.with(|w| w.to_bundle()) else { return };
+        spawn_local(async move {
+            match crate::ui::writer::json(vec![b], true).await.map(|mut texts| texts.pop()) {
+                Ok(Some(json)) => browser::download_bytes("runlens-workspace.json", "application/json", &json),
+                Ok(None) => state.notify(NoticeKind::Error, "The bundle could not be written.", vec![]),
+                Err(why) => state.notify(NoticeKind::Error, format!("The bundle could not be written: {why}"), vec![]),
             }
-        }
+        });
     };
     view! {
         {shown(has_runs, move || view! {

@@ -1,0 +1,237 @@
+//! What the page asks of the writer worker (`ui::writer` sends, `worker::write` answers): bundles
+//! written as JSON text (Save bundle, links that carry runs) and the import panel's groups of files
+//! made into runs (`import::group::bundle_of`). Both were the page's own work; here they keep
+//! serde's JSON writer and the merging code out of the page's binary (docs/size.md). A request
+//! is borsh's binary of `Request`; the answer to a merge is the merged bundle in `Pieces`, as an
+//! import's, with its compact JSON (what the page remembers for a reload).
+
+use super::{encode_pieces, Done, Pieces};
+use crate::bundle::{self, Bundle};
+use crate::import::group::{self, Group};
+use borsh::{BorshDeserialize, BorshSerialize};
+
+#[derive(Debug, Clone, PartialEq, BorshSerialize, BorshDeserialize)]
+pub enum Request {
+    /// Each bundle as JSON text, indented when `pretty` (`bundle::to_json`).
+    Json { bundles: Vec<Bundle>, pretty: bool },
+    /// The import panel's files, grouped into runs, as one bundle titled `title`.
+    Merge { groups: Vec<Group>, title: String },
+    /// The fragment of a link that carries the bundle (`share::fragment` of its gzip JSON).
+    Link { bundle: Bundle },
+}
+
+/// What the worker answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// One UTF-8 JSON text per bundle asked for.
+    Json(Vec<Vec<u8>>),
+    /// The merged bundle and the warnings of merging (`Done::warnings`), and its compact JSON.
+    Merged { pieces: Pieces, json: Vec<u8> },
+    /// `bundle=…` for a link, or `Err` with the size of the gzip JSON when a link cannot carry it.
+    Link(Result<String, u64>),
+}
+
+/// What the answer to a merge says about its format (`Done::format`).
+pub const MERGED: &str = "merged";
+
+impl Request {
+    /// The bundles the request carries, in a fixed order.
+    fn bundles_mut(&mut self) -> Vec<&mut Bundle> {
+        match self {
+            Request::Json { bundles, .. } => bundles.iter_mut().collect(),
+            Request::Link { bundle } => vec![bundle],
+            Request::Merge { groups, .. } => groups.iter_mut().flat_map(|g| g.files.iter_mut().map(|f| &mut f.bundle)).collect(),
+        }
+    }
+}
+
+/// The request without its runs, and how many runs each of its bundles has.
+#[derive(BorshSerialize, BorshDeserialize)]
+struct Head {
+    request: Request,
+    runs: Vec<u32>,
+}
+
+fn u32_of(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The request as the page sends it: the `u32` length of its head (borsh's binary of the request
+/// without runs, and each bundle's count of runs), the head, then each run as the worker sends
+/// runs to the page (`run_piece`: its transactions in the flat binary), each after its `u32`
+/// length.
+pub fn encode_request(mut request: Request) -> Vec<u8> {
+    let mut runs = Vec::new();
+    let mut counts = Vec::new();
+    for b in request.bundles_mut() {
+        counts.push(u32_of(b.runs.len()));
+        runs.append(&mut b.runs);
+    }
+    // Writing to a `Vec` fails only on NaN, which no bundle on the page holds (the worker's
+    // answers follow JSON's rule, `finite`); the worker would then say it cannot read the request.
+    let head = borsh::to_vec(&Head { request, runs: counts }).unwrap_or_default();
+    let mut out = Vec::with_capacity(4 + head.len());
+    out.extend_from_slice(&u32_of(head.len()).to_le_bytes());
+    out.extend_from_slice(&head);
+    for run in &runs {
+        let piece = super::run_piece(run);
+        out.extend_from_slice(&u32_of(piece.len()).to_le_bytes());
+        out.extend_from_slice(&piece);
+    }
+    out
+}
+
+/// Reads what `encode_request` wrote.
+pub fn decode_request(bytes: &[u8]) -> Result<Request, String> {
+    let unreadable = |e: String| format!("the writer could not read its request ({e})");
+    let mut at = 0usize;
+    let mut next = || -> Result<&[u8], String> {
+        let len = bytes.get(at..at + 4).and_then(|b| <[u8; 4]>::try_from(b).ok()).map(u32::from_le_bytes).ok_or("it ends early")? as usize;
+        let part = bytes.get(at + 4..(at + 4).saturating_add(len)).ok_or("it ends early")?;
+        at += 4 + len;
+        Ok(part)
+    };
+    let head = next().map_err(unreadable)?;
+    let Head { mut request, runs } = borsh::from_slice::<Head>(head).map_err(|e| unreadable(e.to_string()))?;
+    let mut i = 0;
+    for (b, n) in request.bundles_mut().into_iter().zip(runs) {
+        for _ in 0..n {
+            b.runs.push(super::decode_run(next().map_err(unreadable)?, i).map_err(unreadable)?);
+            i += 1;
+        }
+    }
+    Ok(request)
+}
+
+/// Does what a request asks. `Err` says, in plain words, why it could not.
+pub fn answer(bytes: &[u8]) -> Result<Answer, String> {
+    match decode_request(bytes)? {
+        Request::Json { bundles, pretty } => {
+            bundles.iter().map(|b| bundle::to_json(b, pretty).map(String::into_bytes)).collect::<Result<_, _>>().map(Answer::Json)
+        }
+        Request::Merge { groups, title } => {
+            let options = group::Options { title: Some(title), baseline: None };
+            let (bundle, warnings) = group::bundle_of(None, groups, &options)?;
+            let json = bundle::to_json(&bundle, false)?.into_bytes();
+            let done = Done {
+                format: MERGED.into(),
+                format_title: String::new(),
+                bundle,
+                warnings: warnings.into_iter().map(|w| (w.path, w.message)).collect(),
+                records: 0,
+            };
+            Ok(Answer::Merged { pieces: encode_pieces(done), json })
+        }
+        Request::Link { bundle } => {
+            let gz = gzip(bundle::to_json(&bundle, false)?.as_bytes())?;
+            Ok(Answer::Link(crate::share::fragment(&gz).ok_or(gz.len() as u64)))
+        }
+    }
+}
+
+/// gzip at the default level, as the browser's `CompressionStream` wrote links before.
+fn gzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(bytes).and_then(|_| gz.finish()).map_err(|e| format!("the runs could not be compressed ({e})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::session::Session;
+
+    fn imported(file: &str) -> (String, crate::import::Imported) {
+        let bytes = crate::import::test_support::file(file);
+        let imp = crate::import::import_bytes(file, &bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
+        (file.rsplit('/').next().unwrap_or(file).to_string(), imp)
+    }
+
+    /// A session of a JTL and a `_cat/indices` dropped together (one run) and a second JTL (its own
+    /// run), renamed and given a dimension, as the import panel would make it.
+    fn session() -> Session {
+        let mut s = Session::default();
+        for (batch, file) in [(1, "tests/corpus/jmeter-csv/ehrbase-2022-05-13.jtl"), (1, "tests/fixtures/import/opensearch-cat-indices/es8-dataset-size.txt"), (1, "tests/corpus/jmeter-csv/taurus-tranctl.jtl"), (2, "tests/corpus/locust/grpc-custom-pct_stats.csv")] {
+            let (name, imp) = imported(file);
+            s.add(batch, &name, imp.format.title(), imp.records, imp.bundle);
+        }
+        s.rename(0, "Poppy run");
+        s.set_dimension(0, "release", "Poppy");
+        s
+    }
+
+    #[test]
+    fn a_merge_in_the_worker_gives_the_bundle_and_json_the_page_made_itself() {
+        let s = session();
+        assert!(s.runs.len() >= 3, "the test needs several runs: {:?}", s.runs);
+        let (want, want_warnings) = s.bundle().expect("the session makes a bundle");
+        let (groups, title) = s.groups();
+        let request = encode_request(Request::Merge { groups, title });
+        let Answer::Merged { pieces, json } = answer(&request).unwrap() else { panic!("not a merge's answer") };
+        let done = crate::wire::decode_done(&pieces).unwrap();
+        assert_eq!(done.format, MERGED);
+        assert_eq!(done.bundle, want);
+        assert_eq!(done.warnings().collect::<Vec<_>>(), want_warnings);
+        assert_eq!(String::from_utf8(json).unwrap(), bundle::to_json(&want, false).unwrap());
+    }
+
+    #[test]
+    fn bundles_come_back_as_the_json_text_the_page_wrote() {
+        let (want, _) = session().bundle().unwrap();
+        let mut second = want.clone();
+        second.runs.truncate(1);
+        for pretty in [false, true] {
+            let request = encode_request(Request::Json { bundles: vec![want.clone(), second.clone()], pretty });
+            let Answer::Json(texts) = answer(&request).unwrap() else { panic!("not JSON") };
+            let texts: Vec<String> = texts.into_iter().map(|t| String::from_utf8(t).unwrap()).collect();
+            assert_eq!(texts, vec![bundle::to_json(&want, pretty).unwrap(), bundle::to_json(&second, pretty).unwrap()]);
+            assert_eq!(bundle::load_bundle_str("t", &texts[0]).map(|l| l.bundle).ok(), Some(want.clone()), "the text loads back equal");
+        }
+    }
+
+    #[test]
+    fn a_link_carries_the_bundle_it_fits_and_says_how_large_it_is_when_it_does_not() {
+        let (want, _) = session().bundle().unwrap();
+        let Answer::Link(Ok(fragment)) = answer(&encode_request(Request::Link { bundle: want.clone() })).unwrap() else { panic!("no fragment") };
+        let gz = crate::share::from_fragment(&fragment).unwrap().unwrap();
+        assert_eq!(gz[..2], [0x1f, 0x8b], "gzip");
+        assert_eq!(bundle::load_bundle("link", &gz).map(|l| l.bundle).ok(), Some(want.clone()));
+        // Notes of random text do not compress: too large for a link.
+        let mut big = want;
+        let mut x = 1u64;
+        big.report.notes = (0..1000)
+            .map(|_| {
+                (0..500)
+                    .map(|_| {
+                        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        char::from(b'a' + (x >> 59) as u8 % 26)
+                    })
+                    .collect()
+            })
+            .collect();
+        let Answer::Link(Err(size)) = answer(&encode_request(Request::Link { bundle: big })).unwrap() else { panic!("a fragment") };
+        assert!(size as usize > crate::limits::MAX_SHARE_FRAGMENT_BYTES / 4 * 3, "{size}");
+    }
+
+    #[test]
+    fn a_damaged_or_cut_request_is_an_error_in_words() {
+        let request = encode_request(Request::Json { bundles: vec![session().bundle().unwrap().0], pretty: false });
+        for cut in [0, 1, 5, request.len() / 2, request.len() - 1] {
+            let e = answer(&request[..cut]).unwrap_err();
+            assert!(e.starts_with("the writer could not read its request"), "{e}");
+        }
+        let mut bad = request.clone();
+        bad[4] = 7;
+        assert!(answer(&bad).is_err(), "not a request kind");
+    }
+
+    #[test]
+    fn a_merge_that_fails_says_why() {
+        // A file of several runs cannot be one run's part.
+        let (name, imp) = imported("tests/corpus/jmeter-aggregate-history/ballerina-h1_h1_passthrough-nightly-summary.csv");
+        assert!(imp.bundle.runs.len() > 1);
+        let groups = vec![Group { run: Some(group::RunSpec { id: "r".into(), ..Default::default() }), files: vec![group::File { name, bundle: imp.bundle }] }];
+        let request = encode_request(Request::Merge { groups, title: "t".into() });
+        assert!(answer(&request).is_err());
+    }
+}
