@@ -4,6 +4,7 @@
 //! Field-by-field documentation lives in `docs/bundle-format.md`; the JSON Schema in
 //! `public/schema/bundle-v1.schema.json` is generated from these types (see `tests/schema.rs`).
 
+mod borrowed;
 mod bytesize;
 mod decode;
 mod load;
@@ -17,6 +18,7 @@ mod types;
 mod validate;
 mod warnings;
 
+pub use borrowed::BundleRef;
 pub use bytesize::{parse_human_size, ByteSize};
 pub use save::to_json;
 pub use load::{load_bundle, load_bundle_str, LoadError, LoadErrorKind, Loaded};

@@ -41,6 +41,20 @@ pub struct Group {
     pub files: Vec<File>,
 }
 
+/// `Group`, borrowed (to hand to the writer worker: borsh writes it as it writes a `Group`).
+#[derive(Debug, Clone, borsh::BorshSerialize)]
+pub struct GroupRef<'a> {
+    pub run: Option<&'a RunSpec>,
+    pub files: Vec<FileRef<'a>>,
+}
+
+/// `File`, borrowed.
+#[derive(Debug, Clone, borsh::BorshSerialize)]
+pub struct FileRef<'a> {
+    pub name: &'a str,
+    pub bundle: crate::bundle::BundleRef<'a>,
+}
+
 /// How the bundle is made: its title and, optionally, a declared comparison.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Options {

@@ -75,10 +75,10 @@ impl Session {
         (2..).map(|n| format!("{id}-{n}")).find(|c| !taken(c)).unwrap_or_default()
     }
 
-    fn new_run(&mut self, file: &Bundle, name: &str, merge: bool) -> usize {
-        let first = file.runs.first();
-        let id = self.unique_id(&first.map_or_else(|| names::run_id(name), |r| r.id.clone()), None);
-        let label = first.map_or_else(|| names::file_stem(name).to_string(), |r| r.label.clone());
+    /// A new run for a file named `name` whose first run has `first`'s id and label.
+    fn new_run(&mut self, first: Option<(String, String)>, name: &str, merge: bool) -> usize {
+        let (id, label) = first.unwrap_or_else(|| (names::run_id(name), names::file_stem(name).to_string()));
+        let id = self.unique_id(&id, None);
         let dimensions: BTreeMap<String, String> = names::suggested_dimensions(name).into_iter().collect();
         self.runs.push(SessionRun { spec: RunSpec { id, label: Some(label), dimensions }, merge });
         self.runs.len() - 1
@@ -88,8 +88,9 @@ impl Session {
     /// a new run. Returns the run it went into.
     pub fn add(&mut self, batch: u32, name: &str, format: &str, records: u64, bundle: Bundle) -> usize {
         let k = kinds(&bundle);
+        let first = bundle.runs.first().map(|r| (r.id.clone(), r.label.clone()));
         let run = if bundle.runs.len() != 1 {
-            self.new_run(&bundle, name, false)
+            self.new_run(first, name, false)
         } else {
             let fits = (0..self.runs.len()).find(|i| {
                 self.runs[*i].merge
@@ -98,7 +99,7 @@ impl Session {
             });
             match fits {
                 Some(i) => i,
-                None => self.new_run(&bundle, name, true),
+                None => self.new_run(first, name, true),
             }
         };
         self.files.push(SessionFile { name: name.to_string(), format: format.to_string(), records, bundle, batch, run });
@@ -116,8 +117,9 @@ impl Session {
             Some(t) if t < self.runs.len() && self.runs[t].merge => t,
             Some(_) => return Err("that run cannot take files".into()),
             None => {
-                let (bundle, name) = (file.bundle.clone(), file.name.clone());
-                self.new_run(&bundle, &name, true)
+                let first = file.bundle.runs.first().map(|r| (r.id.clone(), r.label.clone()));
+                let name = file.name.clone();
+                self.new_run(first, &name, true)
             }
         };
         self.files[f].run = target;
@@ -197,6 +199,20 @@ impl Session {
             })
             .collect();
         (groups, TITLE.to_string())
+    }
+}
+
+impl Session {
+    /// `groups`, borrowed: what the page hands the writer worker to make `bundle`.
+    pub fn groups_ref(&self) -> Vec<group::GroupRef<'_>> {
+        self.runs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| group::GroupRef {
+                run: r.merge.then_some(&r.spec),
+                files: self.files_of(i).map(|(_, f)| group::FileRef { name: &f.name, bundle: crate::bundle::BundleRef::of(&f.bundle) }).collect(),
+            })
+            .collect()
     }
 }
 

@@ -1,7 +1,8 @@
 //! A workspace: every bundle loaded so far, with their runs in one list. Run ids that collide
 //! across bundles are made unique (`id~2`), never dropped.
 
-use crate::bundle::{Bundle, Comparison, Report, Run, Thresholds, Warning};
+use crate::bundle::{Bundle, BundleRef, Comparison, Report, Run, Thresholds, Warning};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// One loaded file.
@@ -145,6 +146,11 @@ impl Workspace {
 
     /// Back to one bundle: the first source's report, every run and comparison. Loads back equal.
     pub fn to_bundle(&self) -> Option<Bundle> {
+        self.to_bundle_ref().map(|b| b.to_bundle())
+    }
+
+    /// `to_bundle`, borrowing the runs (what the page hands the writer worker).
+    pub fn to_bundle_ref(&self) -> Option<BundleRef<'_>> {
         let mut report = self.sources.first()?.report.clone();
         if self.sources.len() > 1 {
             report.notes.push(format!(
@@ -152,20 +158,25 @@ impl Workspace {
                 self.sources.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
             ));
         }
-        Some(Bundle {
-            format: crate::bundle::FORMAT_NAME.into(),
+        Some(BundleRef {
+            format: crate::bundle::FORMAT_NAME,
             version: crate::bundle::FORMAT_VERSION,
-            report,
-            runs: self.runs.iter().map(|r| Run::clone(&r.run)).collect(),
-            comparisons: self.comparisons.clone(),
-            thresholds: self.bundle_thresholds().cloned(),
+            report: Cow::Owned(report),
+            runs: self.runs.iter().map(|r| &*r.run).collect(),
+            comparisons: Cow::Borrowed(&self.comparisons),
+            thresholds: self.bundle_thresholds(),
         })
     }
 
     /// One bundle of only the runs `ids` (baseline first), for sharing a comparison in a link: the
     /// first source's report, those runs, and the comparison of them (baseline against the rest).
     pub fn subset_bundle(&self, ids: &[String]) -> Option<Bundle> {
-        let mut b = self.to_bundle()?;
+        self.subset_bundle_ref(ids).map(|b| b.to_bundle())
+    }
+
+    /// `subset_bundle`, borrowing the runs.
+    pub fn subset_bundle_ref(&self, ids: &[String]) -> Option<BundleRef<'_>> {
+        let mut b = self.to_bundle_ref()?;
         b.runs.retain(|r| ids.contains(&r.id));
         crate::order::sort_by_key(&mut b.runs, |r| ids.iter().position(|i| *i == r.id));
         if b.runs.is_empty() {
@@ -174,9 +185,9 @@ impl Workspace {
         let baseline = b.runs[0].id.clone();
         let candidates: Vec<String> = b.runs[1..].iter().map(|r| r.id.clone()).collect();
         b.comparisons = if candidates.is_empty() {
-            vec![]
+            Cow::Owned(vec![])
         } else {
-            vec![Comparison { baseline, candidates, ..Default::default() }]
+            Cow::Owned(vec![Comparison { baseline, candidates, ..Default::default() }])
         };
         Some(b)
     }

@@ -5,6 +5,7 @@
 use super::ingest::{self, Input};
 use super::state::{AppState, NoticeKind};
 use crate::urlstate::check_src;
+use crate::wire::write::RequestRef;
 use crate::wire::Done;
 use leptos::prelude::*;
 
@@ -53,10 +54,12 @@ pub fn sync_session(state: AppState, renamed: Option<(String, String)>) {
     let generation = SESSION_MADE.with(|g| g.get().wrapping_add(1));
     SESSION_MADE.with(|g| g.set(generation));
     RENAMED.with(|r| r.borrow_mut().extend(renamed.filter(|(a, b)| a != b)));
-    let groups = state.session.with_untracked(|s| (!s.is_empty()).then(|| s.groups()));
+    let request = state.session.with_untracked(|s| {
+        (!s.is_empty()).then(|| super::writer::request(&RequestRef::Merge { groups: s.groups_ref(), title: IMPORTED }))
+    });
     leptos::task::spawn_local(async move {
-        let made = match groups {
-            Some((groups, title)) => Some(super::writer::merge(groups, title).await),
+        let made = match request {
+            Some(request) => Some(super::writer::merge(request).await),
             None => None,
         };
         if SESSION_MADE.with(|g| g.get()) != generation {

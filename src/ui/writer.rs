@@ -6,9 +6,7 @@
 //! A request is a promise resolved by the worker's answer; if the writer dies, every request
 //! waiting on it fails with a message, and the next request starts a new one.
 
-use crate::bundle::Bundle;
-use crate::import::group::Group;
-use crate::wire::write::{encode_request, Request};
+use crate::wire::write::{encode_request, RequestRef};
 use crate::wire::{Done, Pieces};
 use crate::worker::msg;
 use js_sys::{Array, Function, Promise, Reflect, Uint8Array};
@@ -102,12 +100,16 @@ fn failed(why: &str) {
     }
 }
 
-/// Sends a request; the answer object, or why there is none.
-async fn ask(request: Request) -> Result<JsValue, String> {
+/// Writes a request, borrowing the page's runs (no copy of a run is made).
+pub fn request(r: &RequestRef) -> Vec<u8> {
+    encode_request(r)
+}
+
+/// Sends a request (`request`); the answer object, or why there is none.
+async fn ask(bytes: Vec<u8>) -> Result<JsValue, String> {
     if !start() {
         return Err("The writer worker could not start in this browser.".into());
     }
-    let bytes = encode_request(request);
     let job = NEXT_JOB.with(|n| {
         n.set(n.get().wrapping_add(1));
         n.get()
@@ -141,26 +143,27 @@ fn arrays(v: JsValue) -> Vec<Uint8Array> {
     v.dyn_into::<Array>().map(|a| a.iter().filter_map(|x| x.dyn_into().ok()).collect()).unwrap_or_default()
 }
 
-/// Each bundle as UTF-8 JSON text, indented when `pretty`.
-pub async fn json(bundles: Vec<Bundle>, pretty: bool) -> Result<Vec<Uint8Array>, String> {
-    let answer = ask(Request::Json { bundles, pretty }).await?;
+/// Each bundle of a `RequestRef::Json` as UTF-8 JSON text.
+pub async fn json(request: Vec<u8>) -> Result<Vec<Uint8Array>, String> {
+    let answer = ask(request).await?;
     Ok(arrays(get(&answer, "json")))
 }
 
-/// The fragment of a link that carries `bundle` (`bundle=…`), or `Err(Ok(size))`, the size of
-/// its gzip JSON, when a link cannot carry it (`Err(Err(why))`: the writer failed).
-pub async fn link(bundle: Bundle) -> Result<String, Result<u64, String>> {
-    let answer = ask(Request::Link { bundle }).await.map_err(Err)?;
+/// The fragment of a link that carries a `RequestRef::Link`'s bundle (`bundle=…`), or
+/// `Err(Ok(size))`, the size of its gzip JSON, when a link cannot carry it (`Err(Err(why))`: the
+/// writer failed).
+pub async fn link(request: Vec<u8>) -> Result<String, Result<u64, String>> {
+    let answer = ask(request).await.map_err(Err)?;
     match get(&answer, "fragment").as_string() {
         Some(f) => Ok(f),
         None => Err(Ok(get(&answer, "size").as_f64().unwrap_or(0.0) as u64)),
     }
 }
 
-/// The import panel's runs as one bundle titled `title` (with the warnings of merging), and its
-/// compact JSON, to remember for a reload.
-pub async fn merge(groups: Vec<Group>, title: String) -> Result<(Done, Uint8Array), String> {
-    let answer = ask(Request::Merge { groups, title }).await?;
+/// The import panel's runs (a `RequestRef::Merge`) as one bundle, with the warnings of merging,
+/// and its compact JSON, to remember for a reload.
+pub async fn merge(request: Vec<u8>) -> Result<(Done, Uint8Array), String> {
+    let answer = ask(request).await?;
     let head = get(&answer, "data").dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
     let runs = arrays(get(&answer, "runs")).iter().map(Uint8Array::to_vec).collect();
     let done = crate::wire::decode_done(&Pieces { head, runs })?;

@@ -6,11 +6,12 @@
 //! import's, with its compact JSON (what the page remembers for a reload).
 
 use super::{encode_pieces, Done, Pieces};
-use crate::bundle::{self, Bundle};
-use crate::import::group::{self, Group};
+use crate::bundle::{self, Bundle, BundleRef, Run};
+use crate::import::group::{self, Group, GroupRef};
 use borsh::{BorshDeserialize, BorshSerialize};
 
-#[derive(Debug, Clone, PartialEq, BorshSerialize, BorshDeserialize)]
+/// A request as the worker reads it.
+#[derive(Debug, Clone, PartialEq, BorshDeserialize)]
 pub enum Request {
     /// Each bundle as JSON text, indented when `pretty` (`bundle::to_json`).
     Json { bundles: Vec<Bundle>, pretty: bool },
@@ -18,6 +19,15 @@ pub enum Request {
     Merge { groups: Vec<Group>, title: String },
     /// The fragment of a link that carries the bundle (`share::fragment` of its gzip JSON).
     Link { bundle: Bundle },
+}
+
+/// A request as the page writes it, borrowed from the page's runs: borsh writes it as the
+/// `Request` it stands for (the same variants, in the same order).
+#[derive(Debug, Clone, BorshSerialize)]
+pub enum RequestRef<'a> {
+    Json { bundles: Vec<BundleRef<'a>>, pretty: bool },
+    Merge { groups: Vec<GroupRef<'a>>, title: &'a str },
+    Link { bundle: BundleRef<'a> },
 }
 
 /// What the worker answers.
@@ -34,8 +44,20 @@ pub enum Answer {
 /// What the answer to a merge says about its format (`Done::format`).
 pub const MERGED: &str = "merged";
 
+impl RequestRef<'_> {
+    /// Its runs, in the order the worker reads their transactions.
+    fn runs(&self) -> Vec<&Run> {
+        let bundles: Vec<&BundleRef> = match self {
+            RequestRef::Json { bundles, .. } => bundles.iter().collect(),
+            RequestRef::Merge { groups, .. } => groups.iter().flat_map(|g| g.files.iter().map(|f| &f.bundle)).collect(),
+            RequestRef::Link { bundle } => vec![bundle],
+        };
+        bundles.into_iter().flat_map(|b| b.runs.iter().copied()).collect()
+    }
+}
+
 impl Request {
-    /// The bundles the request carries, in a fixed order.
+    /// Its bundles, in the order `RequestRef::runs` gives their runs.
     fn bundles_mut(&mut self) -> Vec<&mut Bundle> {
         match self {
             Request::Json { bundles, .. } => bundles.iter_mut().collect(),
@@ -45,38 +67,29 @@ impl Request {
     }
 }
 
-/// The request without its runs, and how many runs each of its bundles has.
-#[derive(BorshSerialize, BorshDeserialize)]
-struct Head {
-    request: Request,
-    runs: Vec<u32>,
-}
-
 fn u32_of(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// The request as the page sends it: the `u32` length of its head (borsh's binary of the request
-/// without runs, and each bundle's count of runs), the head, then each run as the worker sends
-/// runs to the page (`run_piece`: its transactions in the flat binary), each after its `u32`
-/// length.
-pub fn encode_request(mut request: Request) -> Vec<u8> {
-    let mut runs = Vec::new();
-    let mut counts = Vec::new();
-    for b in request.bundles_mut() {
-        counts.push(u32_of(b.runs.len()));
-        runs.append(&mut b.runs);
-    }
+fn put(out: &mut Vec<u8>, part: &[u8]) {
+    out.extend_from_slice(&u32_of(part.len()).to_le_bytes());
+    out.extend_from_slice(part);
+}
+
+/// The request as the page sends it: borsh's binary of the request (which leaves runs'
+/// transactions out, `#[borsh(skip)]`), then each run's transactions in the flat binary the
+/// worker's answers use (`transactions`), each part after its `u32` length.
+pub fn encode_request(request: &RequestRef) -> Vec<u8> {
     // Writing to a `Vec` fails only on NaN, which no bundle on the page holds (the worker's
     // answers follow JSON's rule, `finite`); the worker would then say it cannot read the request.
-    let head = borsh::to_vec(&Head { request, runs: counts }).unwrap_or_default();
+    let head = borsh::to_vec(request).unwrap_or_default();
     let mut out = Vec::with_capacity(4 + head.len());
-    out.extend_from_slice(&u32_of(head.len()).to_le_bytes());
-    out.extend_from_slice(&head);
-    for run in &runs {
-        let piece = super::run_piece(run);
-        out.extend_from_slice(&u32_of(piece.len()).to_le_bytes());
-        out.extend_from_slice(&piece);
+    put(&mut out, &head);
+    let mut txs = Vec::new();
+    for run in request.runs() {
+        txs.clear();
+        super::transactions::encode(&run.transactions, &mut txs);
+        put(&mut out, &txs);
     }
     out
 }
@@ -92,12 +105,10 @@ pub fn decode_request(bytes: &[u8]) -> Result<Request, String> {
         Ok(part)
     };
     let head = next().map_err(unreadable)?;
-    let Head { mut request, runs } = borsh::from_slice::<Head>(head).map_err(|e| unreadable(e.to_string()))?;
-    let mut i = 0;
-    for (b, n) in request.bundles_mut().into_iter().zip(runs) {
-        for _ in 0..n {
-            b.runs.push(super::decode_run(next().map_err(unreadable)?, i).map_err(unreadable)?);
-            i += 1;
+    let mut request = borsh::from_slice::<Request>(head).map_err(|e| unreadable(e.to_string()))?;
+    for b in request.bundles_mut() {
+        for (i, run) in b.runs.iter_mut().enumerate() {
+            run.transactions = super::transactions::decode(next().map_err(unreadable)?).map_err(|e| unreadable(format!("{e} of runs[{i}]")))?;
         }
     }
     Ok(request)
@@ -165,8 +176,7 @@ mod tests {
         let s = session();
         assert!(s.runs.len() >= 3, "the test needs several runs: {:?}", s.runs);
         let (want, want_warnings) = s.bundle().expect("the session makes a bundle");
-        let (groups, title) = s.groups();
-        let request = encode_request(Request::Merge { groups, title });
+        let request = encode_request(&RequestRef::Merge { groups: s.groups_ref(), title: crate::import::session::TITLE });
         let Answer::Merged { pieces, json } = answer(&request).unwrap() else { panic!("not a merge's answer") };
         let done = crate::wire::decode_done(&pieces).unwrap();
         assert_eq!(done.format, MERGED);
@@ -181,7 +191,7 @@ mod tests {
         let mut second = want.clone();
         second.runs.truncate(1);
         for pretty in [false, true] {
-            let request = encode_request(Request::Json { bundles: vec![want.clone(), second.clone()], pretty });
+            let request = encode_request(&RequestRef::Json { bundles: vec![BundleRef::of(&want), BundleRef::of(&second)], pretty });
             let Answer::Json(texts) = answer(&request).unwrap() else { panic!("not JSON") };
             let texts: Vec<String> = texts.into_iter().map(|t| String::from_utf8(t).unwrap()).collect();
             assert_eq!(texts, vec![bundle::to_json(&want, pretty).unwrap(), bundle::to_json(&second, pretty).unwrap()]);
@@ -192,7 +202,7 @@ mod tests {
     #[test]
     fn a_link_carries_the_bundle_it_fits_and_says_how_large_it_is_when_it_does_not() {
         let (want, _) = session().bundle().unwrap();
-        let Answer::Link(Ok(fragment)) = answer(&encode_request(Request::Link { bundle: want.clone() })).unwrap() else { panic!("no fragment") };
+        let Answer::Link(Ok(fragment)) = answer(&encode_request(&RequestRef::Link { bundle: BundleRef::of(&want) })).unwrap() else { panic!("no fragment") };
         let gz = crate::share::from_fragment(&fragment).unwrap().unwrap();
         assert_eq!(gz[..2], [0x1f, 0x8b], "gzip");
         assert_eq!(bundle::load_bundle("link", &gz).map(|l| l.bundle).ok(), Some(want.clone()));
@@ -209,13 +219,14 @@ mod tests {
                     .collect()
             })
             .collect();
-        let Answer::Link(Err(size)) = answer(&encode_request(Request::Link { bundle: big })).unwrap() else { panic!("a fragment") };
+        let Answer::Link(Err(size)) = answer(&encode_request(&RequestRef::Link { bundle: BundleRef::of(&big) })).unwrap() else { panic!("a fragment") };
         assert!(size as usize > crate::limits::MAX_SHARE_FRAGMENT_BYTES / 4 * 3, "{size}");
     }
 
     #[test]
     fn a_damaged_or_cut_request_is_an_error_in_words() {
-        let request = encode_request(Request::Json { bundles: vec![session().bundle().unwrap().0], pretty: false });
+        let b = session().bundle().unwrap().0;
+        let request = encode_request(&RequestRef::Json { bundles: vec![BundleRef::of(&b)], pretty: false });
         for cut in [0, 1, 5, request.len() / 2, request.len() - 1] {
             let e = answer(&request[..cut]).unwrap_err();
             assert!(e.starts_with("the writer could not read its request"), "{e}");
@@ -230,8 +241,9 @@ mod tests {
         // A file of several runs cannot be one run's part.
         let (name, imp) = imported("tests/corpus/jmeter-aggregate-history/ballerina-h1_h1_passthrough-nightly-summary.csv");
         assert!(imp.bundle.runs.len() > 1);
-        let groups = vec![Group { run: Some(group::RunSpec { id: "r".into(), ..Default::default() }), files: vec![group::File { name, bundle: imp.bundle }] }];
-        let request = encode_request(Request::Merge { groups, title: "t".into() });
+        let spec = group::RunSpec { id: "r".into(), ..Default::default() };
+        let groups = vec![GroupRef { run: Some(&spec), files: vec![group::FileRef { name: &name, bundle: BundleRef::of(&imp.bundle) }] }];
+        let request = encode_request(&RequestRef::Merge { groups, title: "t" });
         assert!(answer(&request).is_err());
     }
 }

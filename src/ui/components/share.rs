@@ -1,6 +1,8 @@
 //! Copy link / copy embed snippet / export the workspace as one bundle.
 
-use crate::ui::browser;
+use crate::bundle::BundleRef;
+use crate::ui::{browser, writer};
+use crate::wire::write::RequestRef;
 use crate::ui::show::shown;
 use crate::ui::state::NoticeKind;
 use crate::urlstate::UrlState;
@@ -29,11 +31,12 @@ async fn link(state: crate::ui::AppState, embed: bool) -> Result<String, String>
     }
     let query = UrlState { src: vec![], ..url }.to_query();
     let ids = state.selected.get_untracked();
-    let (whole, compared) = state.workspace.with_untracked(|w| (w.to_bundle(), w.subset_bundle(&ids)));
+    let link_of = |b: Option<BundleRef>| b.map(|bundle| writer::request(&RequestRef::Link { bundle }));
+    let (whole, compared) = state.workspace.with_untracked(|w| (link_of(w.to_bundle_ref()), link_of(w.subset_bundle_ref(&ids))));
     let mut last_size = 0;
-    // The compared runs are written only when the whole workspace is too large for a link.
-    for bundle in [whole, compared].into_iter().flatten() {
-        match crate::ui::writer::link(bundle).await {
+    // The whole workspace first; the compared runs when it is too large for a link.
+    for request in [whole, compared].into_iter().flatten() {
+        match writer::link(request).await {
             Ok(fragment) => return Ok(format!("{base}?{query}#{fragment}")),
             Err(Ok(size)) => last_size = size,
             Err(Err(why)) => return Err(why),
@@ -76,9 +79,10 @@ pub fn ShareButtons() -> impl IntoView {
         });
     };
     let export = move |_| {
-        let Some(b) = state.workspace.with(|w| w.to_bundle()) else { return };
+        let request = state.workspace.with(|w| w.to_bundle_ref().map(|b| writer::request(&RequestRef::Json { bundles: vec![b], pretty: true })));
+        let Some(request) = request else { return };
         spawn_local(async move {
-            match crate::ui::writer::json(vec![b], true).await.map(|mut texts| texts.pop()) {
+            match writer::json(request).await.map(|mut texts| texts.pop()) {
                 Ok(Some(json)) => browser::download_bytes("runlens-workspace.json", "application/json", &json),
                 Ok(None) => state.notify(NoticeKind::Error, "The bundle could not be written.", vec![]),
                 Err(why) => state.notify(NoticeKind::Error, format!("The bundle could not be written: {why}"), vec![]),
