@@ -32,13 +32,15 @@ pub fn fixed(v: f64, places: usize) -> String {
     let (biased, fraction) = (((bits >> 52) & 0x7ff) as i32, bits & ((1 << 52) - 1));
     // |v| = m * 2^e exactly.
     let (m, e) = if biased == 0 { (fraction, -1074) } else { (fraction | 1 << 52, biased - 1075) };
-    let mut digits = if e >= 0 {
+    let digits = if e >= 0 {
         let mut int = integer_digits(m, e as u32);
         int.extend(std::iter::repeat_n('0', places));
         int
+    } else if places <= 3 {
+        // The common case, in 64 bits: m < 2^53 and 10^3 < 2^10, so m * 10^places < 2^63.
+        round_shifted(m * 10u64.pow(places as u32), e.unsigned_abs()).to_string()
     } else {
-        // round(m * 10^places / 2^k), ties to even. Above 2^117 the quotient is 0 and the
-        // remainder (under 2^117) is under half of 2^k.
+        // Up to 2^117: above, the quotient is 0 and the remainder is under half of 2^k.
         let k = e.unsigned_abs();
         let n = u128::from(m) * 10u128.pow(places as u32);
         let q = if k >= 118 {
@@ -49,16 +51,32 @@ pub fn fixed(v: f64, places: usize) -> String {
         };
         q.to_string()
     };
-    if places > 0 {
-        if digits.len() <= places {
-            digits.insert_str(0, &"0".repeat(places + 1 - digits.len()));
-        }
-        digits.insert(digits.len() - places, '.');
-    }
+    let mut out = String::with_capacity(digits.len() + places + 3);
     if v.is_sign_negative() {
-        digits.insert(0, '-');
+        out.push('-');
     }
-    digits
+    if places == 0 {
+        out.push_str(&digits);
+    } else if digits.len() > places {
+        let (int, frac) = digits.split_at(digits.len() - places);
+        out.push_str(int);
+        out.push('.');
+        out.push_str(frac);
+    } else {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', places - digits.len()));
+        out.push_str(&digits);
+    }
+    out
+}
+
+/// round(n / 2^k), ties to even, for n < 2^63.
+fn round_shifted(n: u64, k: u32) -> u64 {
+    if k >= 64 {
+        return 0; // n < 2^63 <= half of 2^k
+    }
+    let (q, r, half) = (n >> k, n & ((1u64 << k) - 1), 1u64 << (k - 1));
+    q + u64::from(r > half || (r == half && q & 1 == 1))
 }
 
 /// The decimal digits of `m * 2^e`.
