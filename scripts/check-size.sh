@@ -13,11 +13,11 @@ dist="${1:?usage: scripts/check-size.sh DIST (a release build, e.g. target/e2e-d
 target_wasm=300000
 target_first_view=350000
 # The ratchet (RUNLENS_RATCHET_* override it, e.g. to see the check fail): what the page weighed
-# when it was last lowered, rounded up by less than 2 %. Lower these when the page
-# shrinks; raise them only for a feature that needs the bytes, with its cost in the table of
-# docs/size.md (docs/size.md also says how to find the bytes).
-ratchet_wasm=${RUNLENS_RATCHET_WASM:-319000}
-ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-336000}
+# when it was last lowered, rounded up by less than 2 %, and never above the issue's target. Lower
+# these when the page shrinks; raise them only for a feature that needs the bytes, with its cost
+# in the table of docs/size.md (docs/size.md also says how to find the bytes).
+ratchet_wasm=${RUNLENS_RATCHET_WASM:-300000}
+ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-317000}
 
 one() { # the single file of DIST matching a glob, or fail
   local matches=()

@@ -70,12 +70,11 @@ pub fn sync_session(state: AppState, renamed: Option<(String, String)>) {
                 state.workspace.update(|w| {
                     w.set_source(IMPORTED, None, vec![]);
                 });
+                follow_renames(state);
                 super::persist::forget_name(IMPORTED).await;
             }
-            Some(Err(e)) => {
-                state.notify(NoticeKind::Error, format!("The imported files could not be made into runs: {e}"), vec![]);
-                return;
-            }
+            // The runs shown stay as they were; a rename's link follows the next runs made.
+            Some(Err(e)) => state.notify(NoticeKind::Error, format!("The imported files could not be made into runs: {e}"), vec![]),
             Some(Ok((done, json))) => {
                 let warnings: Vec<crate::bundle::Warning> = done.warnings().collect();
                 if !warnings.is_empty() {
@@ -88,13 +87,17 @@ pub fn sync_session(state: AppState, renamed: Option<(String, String)>) {
                 state.workspace.update(|w| {
                     w.set_source(IMPORTED, Some(done.bundle), warnings);
                 });
-                match web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&json)) {
-                    Ok(blob) => remember(state, IMPORTED, blob),
-                    Err(_) => super::persist::forget_name(IMPORTED).await,
+                follow_renames(state);
+                // Remembered after the frame that shows them (a later edit's runs supersede these).
+                super::browser::after_paint().await;
+                if SESSION_MADE.with(|g| g.get()) == generation {
+                    match web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&json)) {
+                        Ok(blob) => remember(state, IMPORTED, blob),
+                        Err(_) => super::persist::forget_name(IMPORTED).await,
+                    }
                 }
             }
         }
-        follow_renames(state);
     });
 }
 
