@@ -187,12 +187,21 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
 
 /// The one typed pass of a bundle that loads: the bundle and its unknown fields' warnings, or
 /// None when anything is wrong (the caller then finds out what).
+/// Parsed first with only a flag for skipped fields (`skipped`); only a bundle with unknown
+/// fields is parsed again through `serde_ignored`, which names them.
 pub(crate) fn parse_fast(text: &str) -> Option<(Bundle, Warnings)> {
     let mut ignored = Warnings::default();
     let bundle = {
+        let skipped = std::cell::Cell::new(false);
         let mut json = serde_json::Deserializer::from_str(text);
-        let mut on_ignored = record_ignored(&mut ignored);
-        Bundle::deserialize(serde_ignored::Deserializer::new(&mut json, &mut on_ignored)).and_then(|b| json.end().map(|()| b)).ok()?
+        let bundle: Bundle = super::skipped::deserialize(&mut json, &skipped).and_then(|b| json.end().map(|()| b)).ok()?;
+        if skipped.get() {
+            let mut json = serde_json::Deserializer::from_str(text);
+            let mut on_ignored = record_ignored(&mut ignored);
+            Bundle::deserialize(serde_ignored::Deserializer::new(&mut json, &mut on_ignored)).and_then(|b| json.end().map(|()| b)).ok()?
+        } else {
+            bundle
+        }
     };
     // (serde reads a struct from an array too: a bundle is an object, which the header scan checks.)
     let object = text.trim_start().starts_with('{');

@@ -11,6 +11,7 @@ mod load;
 mod nonfinite;
 mod presized;
 mod save;
+mod skipped;
 pub mod split;
 pub mod split_load;
 pub mod stream_cut;

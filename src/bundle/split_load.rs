@@ -7,10 +7,9 @@
 //! unknown field in a later group, an invalid bundle) returns None, and the caller loads the
 //! whole file in one pass, which places every warning and error by its JSON path or line.
 
-use super::load::{finish_with_later, parse_fast, record_ignored};
+use super::load::{finish_with_later, parse_fast};
 use super::warnings::Warnings;
 use super::{validate, Bundle, Loaded, Run};
-use serde::Deserialize;
 
 /// Below this a bundle is loaded in one pass: the cut and the hand-over cost more than they save.
 pub const MIN_SPLIT_BYTES: u64 = 8 << 20;
@@ -19,14 +18,17 @@ pub const MIN_SPLIT_BYTES: u64 = 8 << 20;
 /// no syntax or schema error, no unknown field, nothing `validate` warns about.
 pub fn load_runs(bytes: &[u8], first: usize) -> Option<Vec<Run>> {
     let text = std::str::from_utf8(bytes).ok()?;
-    // Unknown fields are recorded as the one-pass loader records them: the same compiled code
-    // (one instance of every run type's parser), which the worker's warm-up has already run.
+    // A skipped (unknown) field is a warning, so the group does not load here: the flag is
+    // enough, as the one-pass loader's fast path uses it, which the worker's warm-up has run.
     let mut warnings = Warnings::default();
     let runs = {
+        let skipped = std::cell::Cell::new(false);
         let mut json = serde_json::Deserializer::from_str(text);
-        let mut on_ignored = record_ignored(&mut warnings);
-        let runs = Vec::<Run>::deserialize(serde_ignored::Deserializer::new(&mut json, &mut on_ignored)).ok()?;
+        let runs: Vec<Run> = super::skipped::deserialize(&mut json, &skipped).ok()?;
         json.end().ok()?;
+        if skipped.get() {
+            return None;
+        }
         runs
     };
     for (i, run) in runs.iter().enumerate() {
