@@ -187,6 +187,7 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
 
 /// The one typed pass of a bundle that loads: the bundle and its unknown fields' warnings, or
 /// None when anything is wrong (the caller then finds out what).
+///
 /// Parsed first with only a flag for skipped fields (`skipped`); only a bundle with unknown
 /// fields is parsed again through `serde_ignored`, which names them.
 pub(crate) fn parse_fast(text: &str) -> Option<(Bundle, Warnings)> {
