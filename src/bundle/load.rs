@@ -193,10 +193,8 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
 pub(crate) fn parse_fast(text: &str) -> Option<(Bundle, Warnings)> {
     let mut ignored = Warnings::default();
     let bundle = {
-        let skipped = std::cell::Cell::new(false);
-        let mut json = serde_json::Deserializer::from_str(text);
-        let bundle: Bundle = super::skipped::deserialize(&mut json, &skipped).and_then(|b| json.end().map(|()| b)).ok()?;
-        if skipped.get() {
+        let (bundle, skipped): (Bundle, bool) = super::skipped::from_str(text)?;
+        if skipped {
             let mut json = serde_json::Deserializer::from_str(text);
             let mut on_ignored = record_ignored(&mut ignored);
             Bundle::deserialize(serde_ignored::Deserializer::new(&mut json, &mut on_ignored)).and_then(|b| json.end().map(|()| b)).ok()?

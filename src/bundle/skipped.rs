@@ -18,6 +18,16 @@ pub fn deserialize<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(de: D, sk
     T::deserialize(Watch { de, skipped })
 }
 
+/// `T` from the whole of `text` (nothing but white space after it), and whether a value was
+/// skipped; None when the text does not parse as `T`.
+pub fn from_str<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<(T, bool)> {
+    let skipped = Cell::new(false);
+    let mut json = serde_json::Deserializer::from_str(text);
+    let value = deserialize(&mut json, &skipped).ok()?;
+    json.end().ok()?;
+    Some((value, skipped.get()))
+}
+
 struct Watch<'f, D> {
     de: D,
     skipped: &'f Cell<bool>,

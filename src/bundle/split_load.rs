@@ -21,16 +21,10 @@ pub fn load_runs(bytes: &[u8], first: usize) -> Option<Vec<Run>> {
     // A skipped (unknown) field is a warning, so the group does not load here: the flag is
     // enough, as the one-pass loader's fast path uses it, which the worker's warm-up has run.
     let mut warnings = Warnings::default();
-    let runs = {
-        let skipped = std::cell::Cell::new(false);
-        let mut json = serde_json::Deserializer::from_str(text);
-        let runs: Vec<Run> = super::skipped::deserialize(&mut json, &skipped).ok()?;
-        json.end().ok()?;
-        if skipped.get() {
-            return None;
-        }
-        runs
-    };
+    let (runs, skipped): (Vec<Run>, bool) = super::skipped::from_str(text)?;
+    if skipped {
+        return None;
+    }
     for (i, run) in runs.iter().enumerate() {
         validate::check_run(&format!("runs[{}]", first + i), run, &mut warnings);
     }
