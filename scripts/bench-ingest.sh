@@ -4,7 +4,9 @@
 #   runlens natively (the same Rust code, 1 and 2 threads), runlens in headless Chromium through
 #   the real drop path to the table on screen (1 and 2 workers, a fresh browser per run), the
 #   DuckDB CLI, pandas, DuckDB-Wasm and Papa Parse in Chromium; and the importer alone on bytes in
-#   memory, compiled to wasm in a Chromium worker and natively (bench/ingest/parse).
+#   memory, compiled to wasm in a Chromium worker and in Node, and natively (bench/ingest/parse).
+#   For every browser tool it also gives the CPU time the browser's processes used in the timed
+#   part (the page's renderer, the browser process that serves a File's bytes, the others).
 #
 #   bash scripts/bench-ingest.sh                       # 1,000,000 rows (≈ 200 MB), medians of 5
 #   bash scripts/bench-ingest.sh --rows 200000 --reps 3 --quiet-budget-min 2   # a quick run

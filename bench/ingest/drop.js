@@ -38,8 +38,6 @@
     });
     mo.observe(document.documentElement, {childList: true, subtree: true, characterData: true});
   });
-  // After the next frame: requestAnimationFrame runs before the paint, the task after it follows it.
-  const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 
   // The bundle runlens made of the file, as it keeps it in IndexedDB (src/ui/persist.rs).
   async function storedTable() {
@@ -108,17 +106,24 @@
         if (b && busy.shown_s === undefined) busy.shown_s = (now() - t0) / 1000;
         if (b) busy.last_text = b.textContent;
         if (!b && busy.shown_s !== undefined && busy.gone_s === undefined) busy.gone_s = (now() - t0) / 1000;
+        if (busy.chart_s === undefined && document.querySelector('.chart .main-svg')) busy.chart_s = (now() - t0) / 1000;
       });
       watch.observe(document.documentElement, {childList: true, subtree: true, characterData: true});
       document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
       const outcome = await whenDom(() => document.querySelector('table[data-table=latency] tbody tr') ? 'table'
         : document.querySelector('.notice.error') ? 'error' : null, timeout);
       if (outcome === 'error') throw new Error(document.querySelector('.notice.error').textContent);
-      await painted();
+      // For diagnosis: when the table was in the page, and when the frame that shows it began.
+      busy.table_s = (now() - t0) / 1000;
+      // After that frame: requestAnimationFrame runs before the paint, the task after it follows it.
+      await new Promise((r) => requestAnimationFrame(() => { busy.frame_s = (now() - t0) / 1000; r(); }));
+      await new Promise((r) => setTimeout(r, 0));
       const t1 = now();
       result.drop_to_table_s = (t1 - t0) / 1000;
       await post('/mark', {run, phase: 'after'});
       await sleep(50); // the observer gets the last task's entry after it ended
+      // Untimed, for diagnosis: when the chart beside the table was drawn.
+      await whenDom(() => document.querySelector('.chart .main-svg'), 10000).catch(() => null);
       watch.disconnect();
       result.busy = busy;
       result.chart_at_table = {plotly_loaded: !!window.Plotly, drawn: !!document.querySelector('.chart .main-svg')};

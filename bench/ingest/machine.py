@@ -148,6 +148,32 @@ def proc_info(pid):
             "rss_kb": kb("VmRSS"), "exe": exe}
 
 
+def tree_cpu_ns(browser_pid):
+    """{(pid, tid): (process type, thread name, CPU ns)} of every thread of the browser and of
+    every process it started: the time each thread has run (/proc/PID/task/TID/schedstat, first
+    field, in ns; see https://www.kernel.org/doc/html/latest/scheduler/sched-stats.html). A thread
+    that ends between two readings takes its time with it, so a difference is a floor."""
+    out = {}
+    for pid in [browser_pid, *descendants(browser_pid)]:
+        info = proc_info(pid)
+        if not info:
+            continue
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    ns = int(f.read().split()[0])
+                with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                    name = f.read().strip()
+            except (OSError, ValueError, IndexError):
+                continue
+            out[(pid, int(tid))] = (info["type"], name, ns)
+    return out
+
+
 def renderers(browser_pid):
     return [i for i in (proc_info(p) for p in descendants(browser_pid)) if i and i["type"] == "renderer"]
 

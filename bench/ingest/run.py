@@ -89,7 +89,9 @@ def show_run(r):
     secs = r.get("secs")
     extra = f" extra={r['extra_mb']:.0f}MB" if r.get("extra_mb") is not None else ""
     task = f" longtask={r['longtask_max_ms']:.0f}ms" if r.get("longtask_max_ms") is not None else ""
-    say(f"    {r['tool']:20s} {'-' if secs is None else f'{secs:.3f}s':>8} peak={r.get('peak_mb', 0):.0f}MB{extra}{task}"
+    by = r.get("cpu_by")
+    cpu = f" cpu={r['cpu_s']:.2f}s(r{by['renderer']:.2f}+b{by['browser']:.2f}+o{by['other']:.2f})" if by else ""
+    say(f"    {r['tool']:20s} {'-' if secs is None else f'{secs:.3f}s':>8} peak={r.get('peak_mb', 0):.0f}MB{extra}{task}{cpu}"
         f" others={r['foreign_cpu_s']:.2f}cpu-s {state}")
 
 
@@ -102,14 +104,14 @@ def summary(rows, tool_list, rounds):
     by = {t.id: [r for r in rows if r["tool"] == t.id] for t in tool_list}
     base = [r["secs"] for r in by.get(BASE, []) if r.get("ok")]
     base_m = statistics.median(base) if base else None
-    say("| tool | median s | min–max s | × runlens Chromium 2 workers | peak memory MB | longest main-thread task ms | table |")
-    say("|---|---:|---:|---:|---|---:|:---:|")
+    say("| tool | median s | min–max s | × runlens Chromium 2 workers | peak memory MB | longest main-thread task ms | browser CPU s: renderer + browser process + other | table |")
+    say("|---|---:|---:|---:|---|---:|---|:---:|")
     for t in tool_list:
         rs = by[t.id]
         ok = [r for r in rs if r.get("ok")]
         if not ok:
             why = (rs[0].get("error") or "") if rs else "not run"
-            say(f"| {t.title} | – | – | – | – | – | ✗ {why.splitlines()[0][:120] if why else ''} |")
+            say(f"| {t.title} | – | – | – | – | – | – | ✗ {why.splitlines()[0][:120] if why else ''} |")
             continue
         secs = sorted(r["secs"] for r in ok)
         m = statistics.median(secs)
@@ -124,8 +126,15 @@ def summary(rows, tool_list, rounds):
         exact = "✓" if len(ok) == len(rs) and all(r.get("mismatches") == [] for r in ok) else "✗"
         if t.kind == "floor":
             exact = "no table:"
+        # The CPU the browser used in the timed part (medians of each figure, so they need not add up).
+        cpus = [r for r in ok if r.get("cpu_by")]
+        cpu = "–"
+        if cpus:
+            part = lambda k: statistics.median(r["cpu_by"][k] for r in cpus)
+            cpu = (f"{statistics.median(r['cpu_s'] for r in cpus):.2f}: {part('renderer'):.2f} + {part('browser'):.2f} + "
+                   f"{part('other'):.2f}")
         say(f"| {t.title} | {m:.3f} | {secs[0]:.3f}–{secs[-1]:.3f} | {f'{m / base_m:.2f}×' if base_m else '–'} | {mem}) | "
-            f"{f'{statistics.median(tasks):.0f}' if tasks else '–'} | {exact} {len(ok)}/{len(rs)} |")
+            f"{f'{statistics.median(tasks):.0f}' if tasks else '–'} | {cpu} | {exact} {len(ok)}/{len(rs)} |")
     # The same importer compiled to wasm (one worker, its reading of the file left out) against
     # native (one thread): the floor is 1.3.
     wasm = [(r["worker"]["ms"] - r["worker"]["read_ms"]) / 1000 for r in by.get("runlens-chromium-1w", []) if r.get("ok") and r.get("worker")]
@@ -143,6 +152,11 @@ def summary(rows, tool_list, rounds):
         say(f"wasm / native, the same importer on bytes in memory (no file reading): first import {med(wm, 'secs'):.3f} / "
             f"{med(nm, 'secs'):.3f} s = {med(wm, 'secs') / med(nm, 'secs'):.2f}; warm {med(wm, 'warm_s'):.3f} / "
             f"{med(nm, 'warm_s'):.3f} s = {med(wm, 'warm_s') / med(nm, 'warm_s'):.2f}")
+        # The same parse.wasm in Node's V8: what the engine, not the code, adds in Chromium.
+        vn = [r for r in by.get("runlens-wasm-node", []) if r.get("ok")]
+        if vn:
+            say(f"  the same wasm in {vn[0].get('version')}: first import {med(vn, 'secs') / med(nm, 'secs'):.2f}, "
+                f"warm {med(vn, 'warm_s') / med(nm, 'warm_s'):.2f} × native")
     for t in tool_list:
         bad = next((r for r in by[t.id] if r.get("mismatches") or not r.get("ok")), None)
         if bad:
@@ -222,6 +236,8 @@ def main():
     env = {"example": os.environ.get("BENCH_EXAMPLE", os.path.join(ROOT, "target", "worker", "examples", "ingest_table")),
            "parse_native": os.environ.get("BENCH_PARSE_NATIVE", os.path.join(ROOT, "target", "bench-parse", "release", "parse-native")),
            "duckdb": os.environ.get("BENCH_DUCKDB", "duckdb"),
+           "node": os.environ.get("BENCH_NODE", "node"),
+           "parse_wasm": os.path.join(ROOT, "target", "bench-ingest", "parse.wasm"),
            "python": os.environ.get("BENCH_PYTHON", os.path.join(ROOT, "target", "bench-venv", "bin", "python"))}
     dist = os.environ.get("RUNLENS_DIST", os.path.join(ROOT, "dist"))
     work = os.path.join(ROOT, "target", "bench-ingest")

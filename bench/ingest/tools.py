@@ -55,6 +55,9 @@ def tools(env):
         Tool("runlens-wasm-memory", "runlens · wasm in a Chromium worker · bytes in memory (first import)", "memory"),
         Tool("runlens-native-memory", "runlens · native · bytes in memory (first import)", "native",
              cmd=[env["parse_native"], "{file}"]),
+        # The same parse.wasm in Node's V8 (the machine's Node): the engine's share of the ratio.
+        Tool("runlens-wasm-node", "runlens · wasm in Node · bytes in memory (first import)", "native",
+             cmd=[env["node"], os.path.join(HERE, "parse_node.mjs"), env["parse_wasm"], "{file}"]),
     ]
 
 
@@ -98,22 +101,41 @@ def run_native(tool, path, tmp, timeout):
 
 class Marks:
     """Called by the server on POST /mark: before the drop, each renderer's VmHWM (the page's peak so
-    far) and VmRSS are read and its VmHWM is reset; after the table, VmHWM is read again."""
+    far) and VmRSS are read and its VmHWM is reset; after the table, VmHWM is read again. Both
+    times the CPU time of every process of the browser is read too: the CPU the timed part used,
+    the renderer's (the page, its workers) apart from the browser process's (which serves a File's
+    bytes) and the others' (GPU, network, storage)."""
 
     def __init__(self):
         self.browser_pid, self.before, self.after = None, {}, {}
+        self.cpu_before, self.cpu_after = {}, {}
 
     def __call__(self, obj):
         if self.browser_pid is None:
             return {}
+        cpu = machine.tree_cpu_ns(self.browser_pid)
         found = {r["pid"]: r for r in machine.renderers(self.browser_pid)}
         if obj.get("phase") == "before":
-            self.before = found
+            self.before, self.cpu_before, self.cpu_after = found, cpu, {}
             for pid in found:
                 machine.reset_hwm(pid)
         else:
-            self.after = found
+            self.after, self.cpu_after = found, cpu
         return {}
+
+    def cpu(self):
+        """CPU seconds the browser's processes used between the two marks, by kind of process."""
+        if not self.cpu_before or not self.cpu_after:
+            return {}
+        by = {"renderer": 0.0, "browser": 0.0, "other": 0.0}
+        threads = {}
+        for key, (kind, name, ns) in self.cpu_after.items():
+            used = max((ns - self.cpu_before.get(key, (kind, name, 0))[2]) / 1e9, 0.0)
+            by[kind if kind in by else "other"] += used
+            # Threads of one kind and name together (a renderer's workers are all "DedicatedWorker").
+            threads[f"{kind}/{name}"] = threads.get(f"{kind}/{name}", 0.0) + used
+        busy = {k: round(v, 3) for k, v in sorted(threads.items(), key=lambda kv: -kv[1]) if v >= 0.005}
+        return {"cpu_s": sum(by.values()), "cpu_by": by, "cpu_threads": busy}
 
     def memory(self):
         """The page's renderer (the one that grew most) with its peak and its growth during the
@@ -148,6 +170,7 @@ def run_browser(srv, marks, tool, file, run_id, tmp, timeout, settle_ms):
     proc = subprocess.Popen([CHROMIUM, *CHROME_FLAGS, f"--user-data-dir={prof}", url],
                             stdout=log, stderr=log, stdin=subprocess.DEVNULL)
     marks.browser_pid, marks.before, marks.after = proc.pid, {}, {}
+    marks.cpu_before, marks.cpu_after = {}, {}
     result, pids = None, []
     try:
         while time.monotonic() < t0 + timeout:
@@ -172,6 +195,7 @@ def run_browser(srv, marks, tool, file, run_id, tmp, timeout, settle_ms):
     if result is None:
         result = {"ok": False, "error": f"no result within {timeout:.0f} s (see {tmp}/chromium.log)"}
     result.update(marks.memory())
+    result.update(marks.cpu())
     result["wall_s"], result["foreign_cpu_s"] = wall, foreign
     result["secs"] = result.get("drop_to_table_s", result.get("file_to_table_s"))
     return result
