@@ -16,9 +16,11 @@ fn bundle(runs: usize, n: usize, buckets: usize) -> String {
             let tx: Vec<Value> = (0..n)
                 .map(|i| {
                     let base = 50.0 + (i % 97) as f64 * 3.0 + (r % 5) as f64 * (i % 7) as f64;
-                    let bounds: Vec<f64> = (0..buckets).map(|k| (base * 0.3 * 1.12f64.powi(k as i32)).round() + k as f64).collect();
+                    let bounds: Vec<f64> =
+                        (0..buckets).map(|k| (base * 0.3 * 1.12f64.powi(k as i32)).round() + k as f64).collect();
                     let mid = buckets as f64 / 3.0;
-                    let counts: Vec<u64> = (0..buckets).map(|k| 1 + (100.0 * (-((k as f64 - mid) / 5.0).powi(2)).exp()) as u64).collect();
+                    let counts: Vec<u64> =
+                        (0..buckets).map(|k| 1 + (100.0 * (-((k as f64 - mid) / 5.0).powi(2)).exp()) as u64).collect();
                     json!({
                         "name": format!("tx{i:05}"), "samples": counts.iter().sum::<u64>(), "errors": i % 5,
                         "mean_ms": base, "median_ms": base * 0.9, "p90_ms": base * 1.5, "p95_ms": base * 1.8,
@@ -41,7 +43,17 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn main() {
     let text = bundle(50, 2000, 32);
     let rounds: usize = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
-    let time = |f: &dyn Fn()| median((0..rounds).map(|_| { let t = Instant::now(); f(); t.elapsed().as_secs_f64() * 1e3 }).collect());
+    let time = |f: &dyn Fn()| {
+        median(
+            (0..rounds)
+                .map(|_| {
+                    let t = Instant::now();
+                    f();
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .collect(),
+        )
+    };
     let one = runlens::bundle::load_bundle("bench.json", text.as_bytes()).expect("the bundle loads");
     assert_eq!(one.bundle.runs.len(), 50);
     let load = time(&|| assert!(runlens::bundle::load_bundle("bench.json", text.as_bytes()).is_ok()));
@@ -51,8 +63,12 @@ fn main() {
     let part = time(&|| assert!(runlens::bundle::split_load::load_runs(&cut.parts[0].1, cut.parts[0].0).is_some()));
     let scan = time(&|| assert!(runlens::bundle::split::split(text.as_bytes(), 2).is_some()));
     assert_eq!(runlens::bundle::split_load::load_bundle_threads("bench.json", text.as_bytes(), 2).as_ref(), Ok(&one));
-    let threads = time(&|| assert!(runlens::bundle::split_load::load_bundle_threads("bench.json", text.as_bytes(), 2).is_ok()));
-    println!("{:.1} MB bundle, 50 runs x 2,000 transactions with histograms (medians of {rounds}):", text.len() as f64 / 1e6);
+    let threads =
+        time(&|| assert!(runlens::bundle::split_load::load_bundle_threads("bench.json", text.as_bytes(), 2).is_ok()));
+    println!(
+        "{:.1} MB bundle, 50 runs x 2,000 transactions with histograms (medians of {rounds}):",
+        text.len() as f64 / 1e6
+    );
     println!("  load_bundle, one pass:             {load:6.1} ms");
     println!("  run_separators (the scan alone):   {seps:6.1} ms");
     println!("  split (scan and copies), 2 groups: {scan:6.1} ms");
@@ -68,10 +84,16 @@ fn main() {
     assert_eq!(borsh::from_slice::<Vec<runlens::bundle::Transaction>>(&as_borsh).unwrap(), run.transactions);
     let per = |ms: f64| ms * 1e3 / 20.0;
     let wire = time(&|| (0..20).for_each(|_| assert!(runlens::wire::decode_run(&piece, 0).is_ok())));
-    let borsh_txs = time(&|| (0..20).for_each(|_| assert!(borsh::from_slice::<Vec<runlens::bundle::Transaction>>(&as_borsh).is_ok())));
+    let borsh_txs = time(&|| {
+        (0..20).for_each(|_| assert!(borsh::from_slice::<Vec<runlens::bundle::Transaction>>(&as_borsh).is_ok()))
+    });
     let encode = time(&|| (0..20).for_each(|_| assert!(!runlens::wire::encode_run(run.clone()).is_empty())));
     let clone = time(&|| (0..20).for_each(|_| assert!(!run.clone().transactions.is_empty())));
-    println!("one run of 2,000 transactions on the wire ({} B; its transactions in borsh: {} B):", piece.len(), as_borsh.len());
+    println!(
+        "one run of 2,000 transactions on the wire ({} B; its transactions in borsh: {} B):",
+        piece.len(),
+        as_borsh.len()
+    );
     println!("  decode_run (borsh + flat binary): {:7.0} µs", per(wire));
     println!("  the transactions in borsh alone:  {:7.0} µs ({:.2}x)", per(borsh_txs), borsh_txs / wire);
     println!("  encode_run, with a clone of it:   {:7.0} µs (the clone alone {:.0} µs)", per(encode), per(clone));

@@ -117,7 +117,8 @@ fn main() {
         t_metrics.push(ms(t0));
         let m = metrics.iter().find(|m| m.key == "tx01234" && m.metric == "p95").expect("a p95 trend");
         let t0 = Instant::now();
-        let t = runlens::analysis::trend::trend(&refs, "n00", m, runlens::analysis::trend::ORDER_BUNDLE, &th).expect("a trend");
+        let t = runlens::analysis::trend::trend(&refs, "n00", m, runlens::analysis::trend::ORDER_BUNDLE, &th)
+            .expect("a trend");
         t_trend.push(ms(t0));
         assert_eq!(t.row.cells.len(), 50);
     }

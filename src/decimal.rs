@@ -176,9 +176,35 @@ mod tests {
     #[test]
     fn fixed_writes_what_rust_writes_at_the_edges() {
         let values = [
-            0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.04, 1.005, 9.995, 99.95, 0.05, 1e-7, 5e-324, -5e-324,
-            f64::MIN_POSITIVE, 2f64.powi(53), 2f64.powi(53) + 2.0, 1e21, 2f64.powi(70), 1e300, f64::MAX, -f64::MAX,
-            f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 131962870170.0 / 1024.0 / 1024.0 / 1024.0, 0.1 + 0.2,
+            0.0,
+            -0.0,
+            0.5,
+            1.5,
+            2.5,
+            -2.5,
+            0.125,
+            0.375,
+            -0.04,
+            1.005,
+            9.995,
+            99.95,
+            0.05,
+            1e-7,
+            5e-324,
+            -5e-324,
+            f64::MIN_POSITIVE,
+            2f64.powi(53),
+            2f64.powi(53) + 2.0,
+            1e21,
+            2f64.powi(70),
+            1e300,
+            f64::MAX,
+            -f64::MAX,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            131962870170.0 / 1024.0 / 1024.0 / 1024.0,
+            0.1 + 0.2,
         ];
         for v in values {
             for places in 0..=MAX_PLACES {
@@ -191,9 +217,15 @@ mod tests {
     #[test]
     fn plain_writes_javascript_text_as_rust_does() {
         for (js, neg, rust) in [
-            ("1.5", false, "1.5"), ("0", true, "-0"), ("1e+21", false, "1000000000000000000000"),
-            ("1.2e+21", false, "1200000000000000000000"), ("-1.5e-7", true, "-0.00000015"), ("1e-7", false, "0.0000001"),
-            ("123.456", false, "123.456"), ("5e-324", false, &format!("{}", 5e-324)), ("1.7976931348623157e+308", false, &format!("{}", f64::MAX)),
+            ("1.5", false, "1.5"),
+            ("0", true, "-0"),
+            ("1e+21", false, "1000000000000000000000"),
+            ("1.2e+21", false, "1200000000000000000000"),
+            ("-1.5e-7", true, "-0.00000015"),
+            ("1e-7", false, "0.0000001"),
+            ("123.456", false, "123.456"),
+            ("5e-324", false, &format!("{}", 5e-324)),
+            ("1.7976931348623157e+308", false, &format!("{}", f64::MAX)),
         ] {
             assert_eq!(plain(js, neg), rust, "{js}");
         }

@@ -35,7 +35,13 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
 /// Few decimals for small numbers, none for large: 0.5 -> "0.5", 39.6 -> "39.6", 1545 -> "1,545".
 pub fn number(v: f64) -> String {
     let a = v.abs();
-    let decimals = if a == a.trunc() || a >= 100.0 { 0 } else if a >= 10.0 { 1 } else { 2 };
+    let decimals = if a == a.trunc() || a >= 100.0 {
+        0
+    } else if a >= 10.0 {
+        1
+    } else {
+        2
+    };
     let s = thousands(v, decimals);
     if decimals > 0 && s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()

@@ -3,13 +3,13 @@
 pub mod analysis;
 pub mod bundle;
 pub mod chart_text;
+pub mod decimal;
 pub mod fold;
 pub mod format;
 pub mod heap;
 pub mod import;
 pub mod limits;
 pub mod model;
-pub mod decimal;
 pub mod number;
 pub mod order;
 pub mod share;

@@ -18,7 +18,8 @@ pub enum View {
 }
 
 impl View {
-    pub const ALL: [View; 7] = [View::Overview, View::Compare, View::Latency, View::Resources, View::Indices, View::Trends, View::Config];
+    pub const ALL: [View; 7] =
+        [View::Overview, View::Compare, View::Latency, View::Resources, View::Indices, View::Trends, View::Config];
 
     /// Whether the view draws charts (Plotly.js is then worth loading before its data is read).
     pub fn has_charts(self) -> bool {
@@ -141,7 +142,6 @@ fn threshold_value(v: &str) -> Option<f64> {
     crate::number::parse_f64(v).filter(|t| t.is_finite() && (0.0..=MAX_THRESHOLD).contains(t))
 }
 
-
 fn flag(v: &str) -> Option<bool> {
     match v {
         "1" | "true" | "yes" => Some(true),
@@ -160,9 +160,7 @@ impl UrlState {
         for (k, v) in form_urlencoded::parse(query.as_bytes()) {
             let (k, v) = (k.as_ref(), v.as_ref());
             let ok = match k {
-                "src" => {
-                    (!v.is_empty()).then(|| s.src.push(v.to_string())).is_some()
-                }
+                "src" => (!v.is_empty()).then(|| s.src.push(v.to_string())).is_some(),
                 "view" => View::from_slug(v).map(|x| s.view = x).is_some(),
                 "base" => (!v.is_empty()).then(|| s.base = Some(v.to_string())).is_some(),
                 "cand" => (!v.is_empty()).then(|| s.cand = Some(v.to_string())).is_some(),
@@ -172,25 +170,44 @@ impl UrlState {
                 }
                 "embed" => flag(v).map(|b| s.embed = b).is_some(),
                 "theme" => match v {
-                    "light" => { s.theme = Some(Theme::Light); true }
-                    "dark" => { s.theme = Some(Theme::Dark); true }
+                    "light" => {
+                        s.theme = Some(Theme::Light);
+                        true
+                    }
+                    "dark" => {
+                        s.theme = Some(Theme::Dark);
+                        true
+                    }
                     _ => false,
                 },
                 "threshold" => threshold_value(v).map(|t| s.thresholds.all = Some(t)).is_some(),
-                "min_samples" => v.parse::<u64>().ok().filter(|n| *n <= 1_000_000_000).map(|n| s.thresholds.min_samples = Some(n)).is_some(),
+                "min_samples" => v
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| *n <= 1_000_000_000)
+                    .map(|n| s.thresholds.min_samples = Some(n))
+                    .is_some(),
                 _ if k.starts_with("threshold.") && Family::from_slug(&k["threshold.".len()..]).is_some() => {
                     let f = Family::from_slug(&k["threshold.".len()..]);
                     match (f, threshold_value(v)) {
-                        (Some(f), Some(t)) => { s.thresholds.set(f, Some(t)); true }
+                        (Some(f), Some(t)) => {
+                            s.thresholds.set(f, Some(t));
+                            true
+                        }
                         _ => false,
                     }
                 }
                 "order" => (!v.is_empty()).then(|| s.order = Some(v.to_string())).is_some(),
                 "metric" => (!v.is_empty()).then(|| s.metric = Some(v.to_string())).is_some(),
-                "filter" => { s.filter = v.to_string(); true }
+                "filter" => {
+                    s.filter = v.to_string();
+                    true
+                }
                 "regressions" => flag(v).map(|b| s.regressions_only = b).is_some(),
                 "sort" => (!v.is_empty()).then(|| s.sort = Some(v.to_string())).is_some(),
-                "workers" => v.parse::<u8>().ok().filter(|n| (1..=8).contains(n)).map(|n| s.workers = Some(n)).is_some(),
+                "workers" => {
+                    v.parse::<u8>().ok().filter(|n| (1..=8).contains(n)).map(|n| s.workers = Some(n)).is_some()
+                }
                 _ => {
                     notices.push(format!("Ignored the unknown link parameter “{k}”."));
                     continue;
@@ -411,10 +428,22 @@ mod tests {
         use crate::bundle::{Bundle, Comparison, Report, Run};
         let mut ws = crate::model::Workspace::default();
         let run = |id: &str| Run { id: id.into(), label: id.into(), ..Default::default() };
-        ws.add("b", Bundle { format: "runlens-bundle".into(), version: 1, report: Report::default(),
-            runs: vec![run("a"), run("b"), run("c")],
-            comparisons: vec![Comparison { baseline: "c".into(), candidates: vec!["a".into(), "b".into()], ..Default::default() }],
-            thresholds: None }, vec![]);
+        ws.add(
+            "b",
+            Bundle {
+                format: "runlens-bundle".into(),
+                version: 1,
+                report: Report::default(),
+                runs: vec![run("a"), run("b"), run("c")],
+                comparisons: vec![Comparison {
+                    baseline: "c".into(),
+                    candidates: vec!["a".into(), "b".into()],
+                    ..Default::default()
+                }],
+                thresholds: None,
+            },
+            vec![],
+        );
         let mut s = UrlState::default();
         assert_eq!(s.selected_runs(&ws), vec!["c", "a", "b"], "the declared comparison, all candidates");
         s.cand = Some("b".into());
@@ -435,22 +464,32 @@ mod tests {
     fn thresholds_from_link_over_bundle_over_defaults() {
         let (s, notices) = UrlState::parse("threshold=3&threshold.latency=8&threshold.error_rate=0.5&min_samples=50");
         assert!(notices.is_empty(), "{notices:?}");
-        let bundle = crate::bundle::Thresholds { latency: Some(6.0), cpu: Some(2.0), size: Some(9.0), ..Default::default() };
+        let bundle =
+            crate::bundle::Thresholds { latency: Some(6.0), cpu: Some(2.0), size: Some(9.0), ..Default::default() };
         let t = s.thresholds.apply(Thresholds::default().with_bundle(&bundle));
         assert_eq!(t.of(Family::Latency), 8.0, "a family parameter wins over `threshold`");
         assert_eq!(t.of(Family::Cpu), 3.0, "`threshold` wins over the bundle");
         assert_eq!((t.of(Family::ErrorRate), t.min_samples), (0.5, 50));
         let (only, _) = UrlState::parse("threshold.cpu=1");
         let t = only.thresholds.apply(Thresholds::default().with_bundle(&bundle));
-        assert_eq!((t.of(Family::Cpu), t.of(Family::Size), t.of(Family::Latency)), (1.0, 9.0, 6.0), "the bundle's where the link says nothing");
+        assert_eq!(
+            (t.of(Family::Cpu), t.of(Family::Size), t.of(Family::Latency)),
+            (1.0, 9.0, 6.0),
+            "the bundle's where the link says nothing"
+        );
         assert_eq!(UrlState::parse(&s.to_query()).0, s, "round trip");
     }
 
     #[test]
     fn bad_threshold_fields_are_dropped_alone() {
-        let (s, notices) = UrlState::parse("threshold.latency=fast&threshold.nope=3&min_samples=-1&threshold.cpu=2000&threshold.memory=4&view=trends");
+        let (s, notices) = UrlState::parse(
+            "threshold.latency=fast&threshold.nope=3&min_samples=-1&threshold.cpu=2000&threshold.memory=4&view=trends",
+        );
         assert_eq!(s.thresholds.get(Family::Memory), Some(4.0));
-        assert_eq!((s.thresholds.get(Family::Latency), s.thresholds.get(Family::Cpu), s.thresholds.min_samples), (None, None, None));
+        assert_eq!(
+            (s.thresholds.get(Family::Latency), s.thresholds.get(Family::Cpu), s.thresholds.min_samples),
+            (None, None, None)
+        );
         assert_eq!(s.view, View::Trends);
         assert_eq!(notices.len(), 4, "{notices:?}");
         assert!(notices.iter().any(|n| n.contains("threshold.nope")));

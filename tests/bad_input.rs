@@ -32,12 +32,36 @@ use Expect::*;
 const STORED: &[(&str, Expect)] = &[
     ("empty.json", Refused(Empty, "empty.json", "the file is empty")),
     ("binary-garbage.bin", Refused(UnknownFormat, "binary-garbage.bin", "runlens does not recognise this file")),
-    ("truncated.json", Refused(Syntax, "truncated.json, line 23, column 21", "the JSON ends before it is complete; the file looks cut off")),
-    ("wrong-types.json", Refused(Schema, "wrong-types.json, line 27, column 32, at runs[1].transactions[0].samples", "invalid type: string \"a hundred\", expected u64")),
+    (
+        "truncated.json",
+        Refused(
+            Syntax,
+            "truncated.json, line 23, column 21",
+            "the JSON ends before it is complete; the file looks cut off",
+        ),
+    ),
+    (
+        "wrong-types.json",
+        Refused(
+            Schema,
+            "wrong-types.json, line 27, column 32, at runs[1].transactions[0].samples",
+            "invalid type: string \"a hundred\", expected u64",
+        ),
+    ),
     ("unknown-format.json", Refused(UnknownFormat, "unknown-format.json", "runlens does not recognise this file")),
-    ("unknown-version.json", Refused(UnsupportedVersion, "unknown-version.json, at version", "bundle version 9 is not supported")),
+    (
+        "unknown-version.json",
+        Refused(UnsupportedVersion, "unknown-version.json, at version", "bundle version 9 is not supported"),
+    ),
     ("duplicate-ids.json", Refused(Invalid, "duplicate-ids.json, at runs[1].id", "duplicate run id \"base\"")),
-    ("latin1.json", Refused(Syntax, "latin1.json, line 5, column 40", "not UTF-8 (byte 0xEA here; the file looks like windows-1252)")),
+    (
+        "latin1.json",
+        Refused(
+            Syntax,
+            "latin1.json, line 5, column 40",
+            "not UTF-8 (byte 0xEA here; the file looks like windows-1252)",
+        ),
+    ),
     ("gbk.json", Refused(Syntax, "gbk.json, line 5, column 15", "not UTF-8 (byte 0xBD here; the file looks like GBK)")),
     (
         "nan-infinity-negative.json",
@@ -48,7 +72,10 @@ const STORED: &[(&str, Expect)] = &[
             ("runs[0].transactions[0].p95_ms", "negative latency"),
         ]),
     ),
-    ("percentiles-out-of-order.json", Loaded(&[("runs[1].transactions[0].p99_ms", "percentiles out of order: p95_ms = 400 > p99_ms = 290")])),
+    (
+        "percentiles-out-of-order.json",
+        Loaded(&[("runs[1].transactions[0].p99_ms", "percentiles out of order: p95_ms = 400 > p99_ms = 290")]),
+    ),
     ("utf16-bom.json", Loaded(&[])),
     ("latin1.jtl", Loaded(&[("encoding", "its text was read as windows-1252")])),
     ("gbk.jtl", Loaded(&[("encoding", "its text was read as GBK")])),
@@ -71,7 +98,8 @@ fn check(name: &str, bytes: &[u8], expect: &Expect) {
             assert!(e.message.contains(words), "{name}: {shown}");
         }
         (Ok(imported), Loaded(warnings)) => {
-            let got: Vec<(String, String)> = imported.warnings.iter().map(|w| (w.path.clone(), w.message.clone())).collect();
+            let got: Vec<(String, String)> =
+                imported.warnings.iter().map(|w| (w.path.clone(), w.message.clone())).collect();
             assert_eq!(got.len(), warnings.len(), "{name}: {got:?}");
             for ((path, message), (want_path, want_words)) in got.iter().zip(warnings.iter()) {
                 assert_eq!(path, want_path, "{name}");
@@ -119,7 +147,11 @@ fn a_csv_with_a_10_mb_line_is_refused_at_that_line() {
     let mut jtl = b"timeStamp,elapsed,label,success\n1551783627191,351,Login,true\n1551783627291,35,".to_vec();
     jtl.extend(std::iter::repeat_n(b'x', 10 << 20));
     jtl.extend(b",true\n1551783627391,12,Login,true\n");
-    check("long-line.jtl", &jtl, &Refused(Syntax, "long-line.jtl, line 3", "a line is longer than 4 MiB, the most runlens reads as one line"));
+    check(
+        "long-line.jtl",
+        &jtl,
+        &Refused(Syntax, "long-line.jtl, line 3", "a line is longer than 4 MiB, the most runlens reads as one line"),
+    );
 }
 
 #[test]
@@ -128,10 +160,18 @@ fn json_nested_100000_deep_never_overflows_the_stack() {
     // A document that is only nesting: no format names it.
     check("deep.json", deep("[", "]").as_bytes(), &Refused(UnknownFormat, "deep.json", "does not recognise"));
     let e = runlens::bundle::load_bundle("deep.json", deep("[", "]").as_bytes()).unwrap_err();
-    assert_eq!((e.kind, e.message.as_str()), (NotABundle, "expected a JSON object with \"format\": \"runlens-bundle\""));
+    assert_eq!(
+        (e.kind, e.message.as_str()),
+        (NotABundle, "expected a JSON object with \"format\": \"runlens-bundle\"")
+    );
     // Nesting where the loader reads a value: the depth is named.
-    let in_format = format!("{{\"format\": \"runlens-bundle\", \"version\": 1, \"x\": 1, \"format\": {}}}", deep("[", "]"));
-    check("deep-format.json", in_format.as_bytes(), &Refused(Syntax, "deep-format.json, line 1, column 188", "nested more than 128 levels deep"));
+    let in_format =
+        format!("{{\"format\": \"runlens-bundle\", \"version\": 1, \"x\": 1, \"format\": {}}}", deep("[", "]"));
+    check(
+        "deep-format.json",
+        in_format.as_bytes(),
+        &Refused(Syntax, "deep-format.json, line 1, column 188", "nested more than 128 levels deep"),
+    );
     // Nesting in a field the loader skips: it loads, with a warning.
     let good = String::from_utf8(read("good.json")).unwrap();
     let end = good.rfind('}').unwrap();
@@ -151,7 +191,13 @@ struct Generated {
 impl Generated {
     fn new(head: &[u8], fill: &[u8]) -> (Generated, std::rc::Rc<std::cell::Cell<u64>>) {
         let read = std::rc::Rc::new(std::cell::Cell::new(0));
-        let g = Generated { head: std::io::Cursor::new(head.to_vec()), fill: fill.to_vec(), at: 0, left: 2 << 30, read: read.clone() };
+        let g = Generated {
+            head: std::io::Cursor::new(head.to_vec()),
+            fill: fill.to_vec(),
+            at: 0,
+            left: 2 << 30,
+            read: read.clone(),
+        };
         (g, read)
     }
 }
@@ -175,15 +221,24 @@ impl Read for Generated {
 fn two_gigabyte_inputs_are_streamed_and_refused_early() {
     let limit = runlens::limits::MAX_DOCUMENT_BYTES;
     // A bundle that goes on for 2 GiB: read whole up to the document limit, then refused.
-    let (input, read) = Generated::new(b"{\"format\": \"runlens-bundle\", \"version\": 1, \"runs\": [", b"{\"id\": \"r\", \"label\": \"r\"},\n");
+    let (input, read) = Generated::new(
+        b"{\"format\": \"runlens-bundle\", \"version\": 1, \"runs\": [",
+        b"{\"id\": \"r\", \"label\": \"r\"},\n",
+    );
     let e = import("huge.json", input, None, &mut |_, _| {}).unwrap_err();
     assert_eq!(e.kind, TooLarge, "{e}");
-    assert!(e.to_string().starts_with("huge.json: this kind of file is read whole, and it is over the 256 MiB limit"), "{e}");
+    assert!(
+        e.to_string().starts_with("huge.json: this kind of file is read whole, and it is over the 256 MiB limit"),
+        "{e}"
+    );
     assert!(read.get() <= limit + (1 << 20), "read {} bytes of 2 GiB", read.get());
     // A JTL whose third line never ends: refused at that line after the line limit.
     let (input, read) = Generated::new(b"timeStamp,elapsed,label,success\n1,2,a,true\n3,", b"x");
     let e = import("endless.jtl", input, None, &mut |_, _| {}).unwrap_err();
-    assert!(e.to_string().starts_with("endless.jtl, line 3: the CSV cannot be read further: a line is longer than 4 MiB"), "{e}");
+    assert!(
+        e.to_string().starts_with("endless.jtl, line 3: the CSV cannot be read further: a line is longer than 4 MiB"),
+        "{e}"
+    );
     assert!(read.get() <= (runlens::limits::MAX_LINE_BYTES + (2 << 20)) as u64, "read {} bytes", read.get());
     // 2 GiB of binary: only the head is read to tell it is nothing runlens knows.
     let (input, read) = Generated::new(b"\x00\x01\x02", &(0..=255u8).collect::<Vec<_>>());
@@ -244,8 +299,12 @@ fn a_hundred_thousand_nans_make_a_capped_list_of_warnings() {
 
 #[test]
 fn a_bundle_of_more_runs_than_the_limit_is_refused_with_the_count() {
-    let runs: Vec<String> = (0..=runlens::limits::MAX_RUNS).map(|i| format!("{{\"id\": \"r{i}\", \"label\": \"r{i}\"}}")).collect();
-    let text = format!("{{\"format\": \"runlens-bundle\", \"version\": 1, \"report\": {{\"title\": \"t\"}}, \"runs\": [{}]}}", runs.join(","));
+    let runs: Vec<String> =
+        (0..=runlens::limits::MAX_RUNS).map(|i| format!("{{\"id\": \"r{i}\", \"label\": \"r{i}\"}}")).collect();
+    let text = format!(
+        "{{\"format\": \"runlens-bundle\", \"version\": 1, \"report\": {{\"title\": \"t\"}}, \"runs\": [{}]}}",
+        runs.join(",")
+    );
     let e = import_bytes("many.json", text.as_bytes()).unwrap_err();
     assert_eq!(e.kind, TooLarge);
     assert_eq!(e.to_string(), "many.json, at runs: the bundle has 1,001 runs; runlens shows at most 1,000 at once");

@@ -6,7 +6,10 @@ use leptos::prelude::*;
 use runlens::analysis::{self, Verdict};
 use runlens::bundle::{Run, Transaction};
 use runlens::tables::{latency_table, RowFilter, Table};
-use runlens::ui::components::{chart::{Chart, Figure}, table_view::TableView};
+use runlens::ui::components::{
+    chart::{Chart, Figure},
+    table_view::TableView,
+};
 use runlens::urlstate::UrlState;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -63,7 +66,8 @@ async fn table_renders_caption_scopes_and_coloured_deltas() {
     let worse = texts(&root, "tbody .delta.v-worse.up");
     assert_eq!(worse.len(), 3, "every p95 of B is 20 % slower, an upward change: {worse:?}");
     assert!(worse.iter().all(|t| t == "+20.0%"), "{worse:?}");
-    let title = root.query_selector("tbody .delta.v-worse").unwrap().unwrap().get_attribute("title").unwrap_or_default();
+    let title =
+        root.query_selector("tbody .delta.v-worse").unwrap().unwrap().get_attribute("title").unwrap_or_default();
     assert!(title.starts_with("+20.0% is beyond the 5% latency threshold"), "the reason on hover: {title}");
     // Follow-up rows of a group blank the transaction name.
     assert_eq!(texts(&root, "tbody tr.follow th"), vec!["", "", ""]);
@@ -84,7 +88,8 @@ async fn clicking_a_header_sorts_and_paging_limits_rows() {
     let first = || texts(&root, "tbody tr:first-child th")[0].clone();
     assert_eq!(first(), "tx0000");
     // p95 is column 7 (transaction, run, samples, errors, mean, median, p90, p95).
-    let p95: web_sys::HtmlElement = root.query_selector("thead th:nth-child(8) button").unwrap().unwrap().dyn_into().unwrap();
+    let p95: web_sys::HtmlElement =
+        root.query_selector("thead th:nth-child(8) button").unwrap().unwrap().dyn_into().unwrap();
     let aria = || root.query_selector("thead th:nth-child(8)").unwrap().unwrap().get_attribute("aria-sort");
     assert_eq!(aria().as_deref(), Some("none"));
     p95.click();
@@ -95,7 +100,8 @@ async fn clicking_a_header_sorts_and_paging_limits_rows() {
     tick().await;
     assert_eq!(aria().as_deref(), Some("ascending"));
     assert_eq!(first(), "tx0119", "ascending p95 puts the fastest first");
-    let next: web_sys::HtmlElement = root.query_selector(".pager button:last-child").unwrap().unwrap().dyn_into().unwrap();
+    let next: web_sys::HtmlElement =
+        root.query_selector(".pager button:last-child").unwrap().unwrap().dyn_into().unwrap();
     next.click();
     tick().await;
     let pager = texts(&root, ".pager span")[0].clone();
@@ -145,8 +151,31 @@ fn numbers_are_written_in_the_browser_as_rust_writes_them() {
         x ^= x << 17;
         x
     };
-    let special = [0.0, -0.0, 0.1, 0.3, 1e21, 1.5e21, 1e-7, 1.5e-7, 123456789.125, 5e-324, f64::MAX, f64::MIN_POSITIVE, 2.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY];
-    let random = (0..20_000).map(|i| if i % 2 == 0 { f64::from_bits(next()) } else { (next() % 10_000_000) as f64 / 1000.0 - 5000.0 });
+    let special = [
+        0.0,
+        -0.0,
+        0.1,
+        0.3,
+        1e21,
+        1.5e21,
+        1e-7,
+        1.5e-7,
+        123456789.125,
+        5e-324,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        2.5,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    let random = (0..20_000).map(|i| {
+        if i % 2 == 0 {
+            f64::from_bits(next())
+        } else {
+            (next() % 10_000_000) as f64 / 1000.0 - 5000.0
+        }
+    });
     let mut ties = 0;
     for v in special.into_iter().chain(random) {
         // The shortest text that reads back: Rust's, but for a number exactly halfway between two
@@ -183,7 +212,10 @@ fn the_panic_screen_shows_the_message_as_text_with_a_reload_link() {
     let doc = web_sys::window().unwrap().document().unwrap();
     let panel = doc.get_element_by_id("panic").expect("a panic panel");
     assert_eq!(panel.get_attribute("role").as_deref(), Some("alert"));
-    assert_eq!(panel.query_selector("pre").unwrap().unwrap().text_content().as_deref(), Some("panicked at <b>src/x.rs</b>: boom"));
+    assert_eq!(
+        panel.query_selector("pre").unwrap().unwrap().text_content().as_deref(),
+        Some("panicked at <b>src/x.rs</b>: boom")
+    );
     assert!(panel.query_selector("b").unwrap().is_none(), "the message is text, not HTML");
     assert_eq!(panel.query_selector("a").unwrap().unwrap().text_content().as_deref(), Some("Reload the page"));
 }
@@ -208,7 +240,8 @@ async fn chart_hands_the_figure_to_plotly_and_follows_its_signal() {
         }
     });
     tick().await;
-    let recorded = || js_sys::Reflect::get(&js_sys::global(), &"__plots".into()).unwrap().dyn_into::<js_sys::Array>().unwrap();
+    let recorded =
+        || js_sys::Reflect::get(&js_sys::global(), &"__plots".into()).unwrap().dyn_into::<js_sys::Array>().unwrap();
     assert_eq!(recorded().length(), 1);
     let div = root.query_selector(".chart").unwrap().unwrap();
     assert_eq!(div.get_attribute("role").as_deref(), Some("img"));

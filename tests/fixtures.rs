@@ -43,10 +43,7 @@ const VALID: &[(&str, &[(&str, &str)])] = &[
     ("minimal.json", &[]),
     ("full.json", &[]),
     ("warn-negative-duration.json", &[("runs[0].duration_s", "negative duration (-30 s)")]),
-    (
-        "warn-nan-latency.json",
-        &[("line 10", "NaN is not a number JSON allows; read as a missing value")],
-    ),
+    ("warn-nan-latency.json", &[("line 10", "NaN is not a number JSON allows; read as a missing value")]),
     (
         "warn-percentiles-out-of-order.json",
         &[("runs[0].transactions[0].p95_ms", "percentiles out of order: p90_ms = 400 > p95_ms = 350")],
@@ -63,8 +60,7 @@ const VALID: &[(&str, &[(&str, &str)])] = &[
 fn valid_fixtures_load_with_exactly_the_expected_warnings() {
     for (name, expected) in VALID {
         let loaded = load_ok(name);
-        let got: Vec<(String, String)> =
-            loaded.warnings.iter().map(|w| (w.path.clone(), w.message.clone())).collect();
+        let got: Vec<(String, String)> = loaded.warnings.iter().map(|w| (w.path.clone(), w.message.clone())).collect();
         assert_eq!(got.len(), expected.len(), "{name}: warnings {got:?}, expected {expected:?}");
         for ((path, message), (want_path, want_message)) in got.iter().zip(expected.iter()) {
             assert_eq!(path, want_path, "{name}: warning path");
@@ -250,17 +246,47 @@ const INVALID: &[Expect] = &[
     e("jmeter-csv.json", Syntax, None, Some((1, 2)), "not valid JSON"),
     e("wrong-format.json", NotABundle, Some("format"), None, "format is \"k6-summary\", expected \"runlens-bundle\""),
     e("missing-format.json", NotABundle, Some("format"), None, "there is no \"format\": \"runlens-bundle\" field"),
-    e("version-2.json", UnsupportedVersion, Some("version"), None, "bundle version 2 is not supported; this runlens reads version 1"),
+    e(
+        "version-2.json",
+        UnsupportedVersion,
+        Some("version"),
+        None,
+        "bundle version 2 is not supported; this runlens reads version 1",
+    ),
     e("version-string.json", UnsupportedVersion, Some("version"), None, "\"version\" must be the number 1"),
     e("missing-title.json", Schema, Some("report"), Some((4, 37)), "missing field `title`"),
-    e("wrong-type-samples.json", Schema, Some("runs[0].transactions[0].samples"), Some((9, 59)), "invalid type: string \"many\", expected u64"),
-    e("bad-size.json", Schema, Some("runs[0].indices[0].store_size"), Some((9, 73)), "\"12 parsecs\" has an unknown unit \"parsecs\""),
+    e(
+        "wrong-type-samples.json",
+        Schema,
+        Some("runs[0].transactions[0].samples"),
+        Some((9, 59)),
+        "invalid type: string \"many\", expected u64",
+    ),
+    e(
+        "bad-size.json",
+        Schema,
+        Some("runs[0].indices[0].store_size"),
+        Some((9, 73)),
+        "\"12 parsecs\" has an unknown unit \"parsecs\"",
+    ),
     e("bad-status.json", Schema, Some("runs[0].status"), Some((5, 57)), "unknown variant `crashed`"),
     e("duplicate-run-ids.json", Invalid, Some("runs[1].id"), None, "duplicate run id \"a\""),
     e("empty-run-id.json", Invalid, Some("runs[1].id"), None, "a run id cannot be empty"),
-    e("comparison-unknown-candidate.json", Invalid, Some("comparisons[0].candidates[0]"), None, "no run has the id \"c\""),
+    e(
+        "comparison-unknown-candidate.json",
+        Invalid,
+        Some("comparisons[0].candidates[0]"),
+        None,
+        "no run has the id \"c\"",
+    ),
     e("comparison-unknown-baseline.json", Invalid, Some("comparisons[1].baseline"), None, "no run has the id \"zz\""),
-    e("comparison-no-candidates.json", Invalid, Some("comparisons[0].candidates"), None, "needs at least one candidate"),
+    e(
+        "comparison-no-candidates.json",
+        Invalid,
+        Some("comparisons[0].candidates"),
+        None,
+        "needs at least one candidate",
+    ),
     e("empty-runs.json", Invalid, Some("runs"), None, "a bundle needs at least one run"),
 ];
 

@@ -74,7 +74,18 @@ fn compare(run: &str) -> usize {
     // Gatling's mean requests/s divides by the run's duration rounded up to whole seconds.
     let secs = raw_run.duration_s.unwrap().ceil();
     println!("\n{run}: runlens from simulation.log (exact, nearest rank) vs Gatling's stats.json (t-digest, rounded)");
-    println!("{:<38} {:>11} {:>9} {:>9} {:>11} | {:>16} {:>16} {:>16} {:>16}", "request", "n ok/ko", "min", "max", "mean", "p50 rl/G [win]", "p75 rl/G [win]", "p95 rl/G [win]", "p99 rl/G [win]");
+    println!(
+        "{:<38} {:>11} {:>9} {:>9} {:>11} | {:>16} {:>16} {:>16} {:>16}",
+        "request",
+        "n ok/ko",
+        "min",
+        "max",
+        "mean",
+        "p50 rl/G [win]",
+        "p75 rl/G [win]",
+        "p95 rl/G [win]",
+        "p99 rl/G [win]"
+    );
     let mut linear_misses = Vec::new();
     for (name, s) in &sum_t {
         let r = raw_t[name];
@@ -84,7 +95,9 @@ fn compare(run: &str) -> usize {
         assert_eq!(r.samples, Some(n), "{name}");
         assert_eq!((r.min_ms, r.max_ms), (Some(sorted[0] as f64), Some(*sorted.last().unwrap() as f64)), "{name}");
         assert_eq!(r.mean_ms, Some(sorted.iter().sum::<i64>() as f64 / n as f64), "{name}");
-        for (p, got) in [(50.0, r.median_ms), (95.0, r.p95_ms), (99.0, r.p99_ms), (75.0, r.percentiles.get("p75").copied())] {
+        for (p, got) in
+            [(50.0, r.median_ms), (95.0, r.p95_ms), (99.0, r.p99_ms), (75.0, r.percentiles.get("p75").copied())]
+        {
             assert_eq!(got, Some(nearest_rank(sorted, p) as f64), "{name} p{p}");
         }
         // …and with Gatling.
@@ -94,7 +107,9 @@ fn compare(run: &str) -> usize {
         let tput = s.throughput_run_per_s.unwrap();
         assert!((tput - n as f64 / secs).abs() < 1e-9, "{name}: {tput} vs {n}/{secs}");
         let mut cells = Vec::new();
-        for (p, g) in [(50.0, s.median_ms), (75.0, s.percentiles.get("p75").copied()), (95.0, s.p95_ms), (99.0, s.p99_ms)] {
+        for (p, g) in
+            [(50.0, s.median_ms), (75.0, s.percentiles.get("p75").copied()), (95.0, s.p95_ms), (99.0, s.p99_ms)]
+        {
             let g = g.unwrap() as i64;
             let (lo, hi) = tdigest_window(sorted, p);
             assert!(lo <= g && g <= hi, "{run} {name} p{p}: Gatling {g} outside the t-digest window [{lo}, {hi}]");

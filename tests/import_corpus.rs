@@ -72,7 +72,17 @@ fn detection_by_content_agrees_with_detection_by_name() {
 fn a_name_of_another_tool_does_not_hide_what_the_content_clearly_is() {
     // Each file under each name that names a format: read as the named format where the content
     // passes that format's own tests, else as what the content is.
-    let names = ["statistics.json", "stats.json", "global_stats.json", "stats.js", "simulation.log", "run_stats.csv", "run_stats_history.csv", "run_failures.csv", "run_exceptions.csv"];
+    let names = [
+        "statistics.json",
+        "stats.json",
+        "global_stats.json",
+        "stats.js",
+        "simulation.log",
+        "run_stats.csv",
+        "run_stats_history.csv",
+        "run_failures.csv",
+        "run_exceptions.csv",
+    ];
     let mut by_content = 0;
     for path in files() {
         let bytes = std::fs::read(&path).unwrap();
@@ -80,7 +90,11 @@ fn a_name_of_another_tool_does_not_hide_what_the_content_clearly_is() {
         let Some(content) = detect_by_content(head) else { continue };
         for name in names {
             let (named, got) = (detect_by_name(name).unwrap(), detect(name, head).unwrap());
-            assert!(got == named || got == content, "{} as {name}: {got:?}, neither {named:?} nor {content:?}", path.display());
+            assert!(
+                got == named || got == content,
+                "{} as {name}: {got:?}, neither {named:?} nor {content:?}",
+                path.display()
+            );
             by_content += usize::from(got != named);
         }
     }

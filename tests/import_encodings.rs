@@ -168,7 +168,9 @@ fn encode(b: &Bytes, text: &str) -> Vec<u8> {
         Bytes::Utf8Bom => [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat(),
         Bytes::Utf16Le => [vec![0xFF, 0xFE], text.encode_utf16().flat_map(u16::to_le_bytes).collect()].concat(),
         Bytes::Utf16Be => [vec![0xFE, 0xFF], text.encode_utf16().flat_map(u16::to_be_bytes).collect()].concat(),
-        Bytes::Utf8BrokenByte => text.replace('\u{FFFD}', "\u{1}").into_bytes().into_iter().map(|c| if c == 1 { 0xFF } else { c }).collect(),
+        Bytes::Utf8BrokenByte => {
+            text.replace('\u{FFFD}', "\u{1}").into_bytes().into_iter().map(|c| if c == 1 { 0xFF } else { c }).collect()
+        }
     }
 }
 

@@ -38,7 +38,10 @@ fn idx<'a>(run: &'a Run, name: &str) -> &'a IndexStats {
 }
 
 fn res<'a>(run: &'a Run, service: &str, metric: &str) -> &'a Resource {
-    run.resources.iter().find(|r| r.service == service && r.metric == metric).unwrap_or_else(|| panic!("no {service} · {metric}"))
+    run.resources
+        .iter()
+        .find(|r| r.service == service && r.metric == metric)
+        .unwrap_or_else(|| panic!("no {service} · {metric}"))
 }
 
 #[test]
@@ -79,10 +82,16 @@ fn detection_by_content_agrees_with_detection_by_name() {
 fn cat_indices_blank_cells_stay_in_their_columns() {
     let run = &load("opensearch-cat-indices", "aligned-red-index.txt").bundle.runs[0];
     let red = idx(run, "broken-index");
-    assert_eq!((red.health.as_deref(), red.pri, red.rep, red.docs_count, red.store_size), (Some("red"), Some(5), Some(1), None, None));
+    assert_eq!(
+        (red.health.as_deref(), red.pri, red.rep, red.docs_count, red.store_size),
+        (Some("red"), Some(5), Some(1), None, None)
+    );
     assert_eq!(idx(run, ".kibana_1").pri_store_size, Some(ByteSize(5222)));
     let run = &load("opensearch-cat-indices", "es8-dataset-size.txt").bundle.runs[0];
-    assert_eq!((idx(run, "my-index-000002").store_size, idx(run, "my-index-000003").docs_count), (Some(ByteSize(260)), None));
+    assert_eq!(
+        (idx(run, "my-index-000002").store_size, idx(run, "my-index-000003").docs_count),
+        (Some(ByteSize(260)), None)
+    );
     let md = &load("opensearch-cat-indices", "markdown-table.md").bundle.runs[0];
     assert_eq!((md.indices.len(), idx(md, "broken-index").store_size), (2, None));
 }
@@ -133,14 +142,20 @@ fn cloudwatch_pages_partial_data_and_boto3() {
     let bytes = std::fs::read(root().join("cloudwatch/boto3-print-repr.txt")).unwrap();
     assert!(import_bytes("boto3-print-repr.txt", &bytes).unwrap_err().message.contains("default=str"));
     let q = &load("cloudwatch", "script-queries-and-results.json").bundle.runs[0];
-    assert_eq!((res(q, "db-ocp2-writer", "db_cpu").peak, res(q, "db-ocp2-writer", "db_connections").unit), (Some(63.0), Unit::Count));
+    assert_eq!(
+        (res(q, "db-ocp2-writer", "db_cpu").peak, res(q, "db-ocp2-writer", "db_connections").unit),
+        (Some(63.0), Unit::Count)
+    );
 }
 
 #[test]
 fn docker_stats_series_need_times() {
     let timed = load("docker-stats", "loop-with-date.txt");
     let cpu = res(&timed.bundle.runs[0], "folio-mod-search-1", "cpu");
-    assert_eq!(cpu.series.as_ref().map(|s| (s.t_s.clone(), s.values.clone())), Some((vec![0.0, 10.0, 20.0], vec![31.2, 24.55, 19.7])));
+    assert_eq!(
+        cpu.series.as_ref().map(|s| (s.t_s.clone(), s.values.clone())),
+        Some((vec![0.0, 10.0, 20.0], vec![31.2, 24.55, 19.7]))
+    );
     assert_eq!(res(&timed.bundle.runs[0], "folio-mod-search-1", "memory").peak, Some(1_404_454_306.0), "1.308GiB");
     for other in ["loop-with-date-default.txt", "format-csv-epoch.csv", "header-iso.csv"] {
         assert_eq!(load("docker-stats", other).bundle.runs[0].resources, timed.bundle.runs[0].resources, "{other}");
@@ -173,7 +188,19 @@ fn locust_files_the_corpus_lacks() {
 fn cut_and_misread_fixtures_never_panic() {
     use Format::*;
     let formats = Format::ALL.into_iter().filter(|f| {
-        matches!(f, LocustStats | LocustHistory | LocustFailures | LocustExceptions | CatIndices | CatIndicesJson | CloudWatchMetricData | CloudWatchStatistics | CloudWatchWidget | DockerStats)
+        matches!(
+            f,
+            LocustStats
+                | LocustHistory
+                | LocustFailures
+                | LocustExceptions
+                | CatIndices
+                | CatIndicesJson
+                | CloudWatchMetricData
+                | CloudWatchStatistics
+                | CloudWatchWidget
+                | DockerStats
+        )
     });
     let formats: Vec<Format> = formats.collect();
     let mut runs = 0;
@@ -236,7 +263,8 @@ fn k6_and_gatling_fixtures_are_recognised_by_content_alone_and_import_cleanly() 
 #[test]
 fn a_known_size_reads_the_same_file_whole_even_when_it_is_wrong() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("public/examples");
-    let mut fixtures: Vec<PathBuf> = files().into_iter().filter(|p| p.extension().is_some_and(|e| e == "json")).take(4).collect();
+    let mut fixtures: Vec<PathBuf> =
+        files().into_iter().filter(|p| p.extension().is_some_and(|e| e == "json")).take(4).collect();
     fixtures.push(examples.join("folio-mod-search-eureka.json"));
     for path in fixtures {
         let bytes = std::fs::read(&path).unwrap();
@@ -244,7 +272,8 @@ fn a_known_size_reads_the_same_file_whole_even_when_it_is_wrong() {
         let unsized_ = import(&name, &bytes[..], None, &mut |_, _| {}).map(|i| (dump::summary(&i), i.bundle));
         let len = bytes.len() as u64;
         for size in [len, 0, len / 2, len + 1, len * 3] {
-            let sized = runlens::import::import_sized(&name, &bytes[..], Some(size), None, &mut |_, _| {}).map(|i| (dump::summary(&i), i.bundle));
+            let sized = runlens::import::import_sized(&name, &bytes[..], Some(size), None, &mut |_, _| {})
+                .map(|i| (dump::summary(&i), i.bundle));
             assert_eq!(sized, unsized_, "{name} read with the size given as {size} of {len}");
         }
     }

@@ -21,7 +21,14 @@ fn generate() -> Option<(PathBuf, Value)> {
     std::fs::create_dir_all(&dir).unwrap();
     let (jtl, answers) = (dir.join("jtl.csv"), dir.join("answers.json"));
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gen_jtl.py");
-    let status = match Command::new("python3").arg(&script).arg(ROWS.to_string()).arg(&jtl).arg("--answers").arg(&answers).status() {
+    let status = match Command::new("python3")
+        .arg(&script)
+        .arg(ROWS.to_string())
+        .arg(&jtl)
+        .arg("--answers")
+        .arg(&answers)
+        .status()
+    {
         Ok(s) => s,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
         Err(e) => panic!("python3 could not be started: {e}"),

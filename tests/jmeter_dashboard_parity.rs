@@ -53,7 +53,13 @@ fn raw_samples(bytes: &[u8]) -> Vec<Raw> {
     r.records()
         .map(|rec| {
             let rec = rec.unwrap();
-            Raw { label: rec[lb].to_string(), elapsed: rec[el].parse().unwrap(), start: rec[ts].parse().unwrap(), ok: &rec[ok] == "true", message: rec[rm].to_string() }
+            Raw {
+                label: rec[lb].to_string(),
+                elapsed: rec[el].parse().unwrap(),
+                start: rec[ts].parse().unwrap(),
+                ok: &rec[ok] == "true",
+                message: rec[rm].to_string(),
+            }
         })
         .collect()
 }
@@ -67,7 +73,13 @@ fn legacy_percentile(values: &[f64], p: f64) -> f64 {
         return v[0];
     }
     let q = p / 100.0;
-    let pos = if q == 0.0 { 0.0 } else if q == 1.0 { n as f64 } else { q * (n as f64 + 1.0) };
+    let pos = if q == 0.0 {
+        0.0
+    } else if q == 1.0 {
+        n as f64
+    } else {
+        q * (n as f64 + 1.0)
+    };
     let f = pos.floor();
     let (int_pos, dif) = (f as usize, pos - f);
     if pos < 1.0 {
@@ -135,7 +147,12 @@ fn why(sorted: &[f64], p: f64, runlens: f64, jmeter: f64) -> String {
     if frac == 0.0 || sorted[f - 1] == sorted[f] {
         return format!("p{p}: JMeter takes rank {f} (p·(n+1) = {pos:.2}), runlens rank {rank} (⌈p·n⌉)");
     }
-    format!("p{p}: JMeter interpolates x{f}={}…x{}={} at {frac:.2} (p·(n+1) = {pos:.2}), runlens takes x{rank} (⌈p·n⌉)", sorted[f - 1], f + 1, sorted[f])
+    format!(
+        "p{p}: JMeter interpolates x{f}={}…x{}={} at {frac:.2} (p·(n+1) = {pos:.2}), runlens takes x{rank} (⌈p·n⌉)",
+        sorted[f - 1],
+        f + 1,
+        sorted[f]
+    )
 }
 
 struct Pair {
@@ -145,7 +162,10 @@ struct Pair {
 
 const PAIRS: [Pair; 2] = [
     Pair { raw: "jmeter-csv/ehrbase-2022-05-13.jtl", stats: "jmeter-statistics-json/ehrbase-2022-05-13.json" },
-    Pair { raw: "jmeter-csv/apache-jmeter-htmlreport-testfile.csv", stats: "jmeter-statistics-json/apache-jmeter-HTMLReportExpect.json" },
+    Pair {
+        raw: "jmeter-csv/apache-jmeter-htmlreport-testfile.csv",
+        stats: "jmeter-statistics-json/apache-jmeter-HTMLReportExpect.json",
+    },
 ];
 
 fn txn<'a>(run: &'a Run, name: &str) -> &'a Transaction {
@@ -162,7 +182,10 @@ fn runlens_matches_jmeter_dashboard_and_percentile_differences_are_explained() {
         let raw_bytes = corpus(pair.raw);
         let run = import_bytes(pair.raw, &raw_bytes).unwrap().bundle.runs.remove(0);
         let raws = raw_samples(&raw_bytes);
-        assert!(raws.iter().all(|r| !r.message.starts_with("Number of samples in transaction")), "the pair has controller samples");
+        assert!(
+            raws.iter().all(|r| !r.message.starts_with("Number of samples in transaction")),
+            "the pair has controller samples"
+        );
         let stats: Value = serde_json::from_slice(&corpus(pair.stats)).unwrap();
         let stats = stats.as_object().unwrap();
         let mut by_label: BTreeMap<&str, Vec<&Raw>> = BTreeMap::new();
@@ -175,7 +198,8 @@ fn runlens_matches_jmeter_dashboard_and_percentile_differences_are_explained() {
         println!("|---|---|---|---|---|");
         let mut same = 0;
         for (label, entry) in stats {
-            let samples: Vec<&Raw> = if label == "Total" { raws.iter().collect() } else { by_label[label.as_str()].clone() };
+            let samples: Vec<&Raw> =
+                if label == "Total" { raws.iter().collect() } else { by_label[label.as_str()].clone() };
             let ours = dashboard(&samples);
             // Our re-implementation of JMeter reproduces its file exactly.
             assert_eq!(ours.n, num(entry, "sampleCount") as u64, "{label}");
@@ -192,10 +216,26 @@ fn runlens_matches_jmeter_dashboard_and_percentile_differences_are_explained() {
                 let maxs = run.transactions.iter().filter_map(|t| t.max_ms).fold(0.0, f64::max);
                 let n = kpi(&run, "Samples");
                 let p95 = kpi(&run, "p95 response time");
-                (n as u64, (kpi(&run, "Error rate") * n / 100.0).round() as u64, kpi(&run, "Mean response time"), mins, maxs, kpi(&run, "Throughput"), [None, None, Some(p95), None])
+                (
+                    n as u64,
+                    (kpi(&run, "Error rate") * n / 100.0).round() as u64,
+                    kpi(&run, "Mean response time"),
+                    mins,
+                    maxs,
+                    kpi(&run, "Throughput"),
+                    [None, None, Some(p95), None],
+                )
             } else {
                 let t = txn(&run, label);
-                (t.samples.unwrap(), t.errors.unwrap(), t.mean_ms.unwrap(), t.min_ms.unwrap(), t.max_ms.unwrap(), t.throughput_per_s.unwrap(), [t.median_ms, t.p90_ms, t.p95_ms, t.p99_ms])
+                (
+                    t.samples.unwrap(),
+                    t.errors.unwrap(),
+                    t.mean_ms.unwrap(),
+                    t.min_ms.unwrap(),
+                    t.max_ms.unwrap(),
+                    t.throughput_per_s.unwrap(),
+                    [t.median_ms, t.p90_ms, t.p95_ms, t.p99_ms],
+                )
             };
             assert_eq!((rl_n, rl_err, rl_min, rl_max), (ours.n, ours.errors, ours.min, ours.max), "{label}");
             assert!(close(rl_mean, ours.mean, 1e-12), "{label}: mean {rl_mean} vs {}", ours.mean);

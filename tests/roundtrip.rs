@@ -20,7 +20,12 @@ fn text() -> impl Strategy<Value = String> {
 }
 
 fn num() -> impl Strategy<Value = f64> {
-    prop_oneof![any::<f64>().prop_filter("JSON numbers are finite", |v| v.is_finite()), -1e6..1e6f64, Just(0.0), Just(-0.0)]
+    prop_oneof![
+        any::<f64>().prop_filter("JSON numbers are finite", |v| v.is_finite()),
+        -1e6..1e6f64,
+        Just(0.0),
+        Just(-0.0)
+    ]
 }
 
 fn opt_num() -> impl Strategy<Value = Option<f64>> {
@@ -28,38 +33,66 @@ fn opt_num() -> impl Strategy<Value = Option<f64>> {
 }
 
 fn unit() -> impl Strategy<Value = Unit> {
-    prop_oneof![Just(Unit::Ms), Just(Unit::S), Just(Unit::Percent), Just(Unit::Count), Just(Unit::Bytes), Just(Unit::PerSecond), Just(Unit::None)]
+    prop_oneof![
+        Just(Unit::Ms),
+        Just(Unit::S),
+        Just(Unit::Percent),
+        Just(Unit::Count),
+        Just(Unit::Bytes),
+        Just(Unit::PerSecond),
+        Just(Unit::None)
+    ]
 }
 
 fn transaction() -> impl Strategy<Value = Transaction> {
     (
         (text(), option::of(any::<u64>()), option::of(any::<u64>()), opt_num(), opt_num(), opt_num(), opt_num()),
         (opt_num(), opt_num(), opt_num(), opt_num(), opt_num(), option::of(any::<u64>()), option::of(any::<u64>())),
-        (btree_map("p[0-9]{1,2}(\\.9)?", num(), 0..3), option::of((vec(num(), 0..4), vec(any::<u64>(), 0..4))), option::of(text())),
+        (
+            btree_map("p[0-9]{1,2}(\\.9)?", num(), 0..3),
+            option::of((vec(num(), 0..4), vec(any::<u64>(), 0..4))),
+            option::of(text()),
+        ),
     )
-        .prop_map(|((name, samples, errors, mean_ms, median_ms, p90_ms, p95_ms), (p99_ms, min_ms, max_ms, throughput_per_s, throughput_run_per_s, bytes_received, bytes_sent), (percentiles, histogram, note))| Transaction {
-            name,
-            samples,
-            errors,
-            mean_ms,
-            median_ms,
-            p90_ms,
-            p95_ms,
-            p99_ms,
-            min_ms,
-            max_ms,
-            throughput_per_s,
-            throughput_run_per_s,
-            bytes_received,
-            bytes_sent,
-            percentiles,
-            histogram: histogram.map(|(upper_bounds_ms, counts)| Histogram { upper_bounds_ms, counts }),
-            note,
-        })
+        .prop_map(
+            |(
+                (name, samples, errors, mean_ms, median_ms, p90_ms, p95_ms),
+                (p99_ms, min_ms, max_ms, throughput_per_s, throughput_run_per_s, bytes_received, bytes_sent),
+                (percentiles, histogram, note),
+            )| Transaction {
+                name,
+                samples,
+                errors,
+                mean_ms,
+                median_ms,
+                p90_ms,
+                p95_ms,
+                p99_ms,
+                min_ms,
+                max_ms,
+                throughput_per_s,
+                throughput_run_per_s,
+                bytes_received,
+                bytes_sent,
+                percentiles,
+                histogram: histogram.map(|(upper_bounds_ms, counts)| Histogram { upper_bounds_ms, counts }),
+                note,
+            },
+        )
 }
 
 fn resource() -> impl Strategy<Value = Resource> {
-    (text(), text(), unit(), opt_num(), opt_num(), opt_num(), vec((text(), opt_num(), opt_num()), 0..2), option::of((vec(num(), 0..5), vec(num(), 0..5))), option::of(text()))
+    (
+        text(),
+        text(),
+        unit(),
+        opt_num(),
+        opt_num(),
+        opt_num(),
+        vec((text(), opt_num(), opt_num()), 0..2),
+        option::of((vec(num(), 0..5), vec(num(), 0..5))),
+        option::of(text()),
+    )
         .prop_map(|(service, metric, unit, peak, average, min, phases, series, note)| Resource {
             service,
             metric,
@@ -74,40 +107,105 @@ fn resource() -> impl Strategy<Value = Resource> {
 }
 
 fn index() -> impl Strategy<Value = IndexStats> {
-    (text(), option::of(text()), option::of(any::<u32>()), option::of(any::<u64>()), option::of(any::<u64>()).prop_map(|b| b.map(ByteSize)))
-        .prop_map(|(index, health, pri, docs_count, store_size)| IndexStats { index, health, pri, docs_count, store_size, ..Default::default() })
+    (
+        text(),
+        option::of(text()),
+        option::of(any::<u32>()),
+        option::of(any::<u64>()),
+        option::of(any::<u64>()).prop_map(|b| b.map(ByteSize)),
+    )
+        .prop_map(|(index, health, pri, docs_count, store_size)| IndexStats {
+            index,
+            health,
+            pri,
+            docs_count,
+            store_size,
+            ..Default::default()
+        })
 }
 
 fn kpi() -> impl Strategy<Value = Kpi> {
-    let direction = option::of(prop_oneof![Just(Direction::LowerIsBetter), Just(Direction::HigherIsBetter), Just(Direction::Neutral)]);
-    (text(), num(), unit(), direction, option::of(text())).prop_map(|(name, value, unit, direction, note)| Kpi { name, value, unit, direction, note })
+    let direction = option::of(prop_oneof![
+        Just(Direction::LowerIsBetter),
+        Just(Direction::HigherIsBetter),
+        Just(Direction::Neutral)
+    ]);
+    (text(), num(), unit(), direction, option::of(text())).prop_map(|(name, value, unit, direction, note)| Kpi {
+        name,
+        value,
+        unit,
+        direction,
+        note,
+    })
 }
 
 fn run(id: String) -> impl Strategy<Value = Run> {
-    let status = prop_oneof![Just(RunStatus::Completed), Just(RunStatus::Failed), Just(RunStatus::Aborted), Just(RunStatus::Unknown)];
+    let status = prop_oneof![
+        Just(RunStatus::Completed),
+        Just(RunStatus::Failed),
+        Just(RunStatus::Aborted),
+        Just(RunStatus::Unknown)
+    ];
     (
-        (text(), option::of(text()), option::of("20[0-9]{2}-0[1-9]-1[0-9]T10:00:00Z"), opt_num(), status, vec(text(), 0..3)),
-        (btree_map("[a-z]{1,5}", text(), 0..3), vec(transaction(), 0..4), vec(resource(), 0..3), vec(index(), 0..3), vec(kpi(), 0..3)),
-        (vec((text(), option::of(any::<u64>()), vec(text(), 0..2)), 0..2), vec((text(), vec(kpi(), 0..2)), 0..2), vec((text(), option::of(any::<u32>()), btree_map("[a-z]{1,5}", text(), 0..2)), 0..2)),
-    )
-        .prop_map(move |((label, version, start, duration_s, status, notes), (dimensions, transactions, resources, indices, kpis), (errors, tenants, modules))| Run {
-            id: id.clone(),
-            label,
-            version,
-            start,
-            duration_s,
+        (
+            text(),
+            option::of(text()),
+            option::of("20[0-9]{2}-0[1-9]-1[0-9]T10:00:00Z"),
+            opt_num(),
             status,
-            notes,
-            dimensions,
-            transactions,
-            resources,
-            indices,
-            kpis,
-            errors: errors.into_iter().map(|(message, count, services)| ErrorEntry { message, count, services, note: None }).collect(),
-            tenants: tenants.into_iter().map(|(tenant, kpis)| TenantResult { tenant, kpis, ..Default::default() }).collect(),
-            modules: modules.into_iter().map(|(module, cpu_units, settings)| ModuleConfig { module, cpu_units, settings, ..Default::default() }).collect(),
-            ..Default::default()
-        })
+            vec(text(), 0..3),
+        ),
+        (
+            btree_map("[a-z]{1,5}", text(), 0..3),
+            vec(transaction(), 0..4),
+            vec(resource(), 0..3),
+            vec(index(), 0..3),
+            vec(kpi(), 0..3),
+        ),
+        (
+            vec((text(), option::of(any::<u64>()), vec(text(), 0..2)), 0..2),
+            vec((text(), vec(kpi(), 0..2)), 0..2),
+            vec((text(), option::of(any::<u32>()), btree_map("[a-z]{1,5}", text(), 0..2)), 0..2),
+        ),
+    )
+        .prop_map(
+            move |(
+                (label, version, start, duration_s, status, notes),
+                (dimensions, transactions, resources, indices, kpis),
+                (errors, tenants, modules),
+            )| Run {
+                id: id.clone(),
+                label,
+                version,
+                start,
+                duration_s,
+                status,
+                notes,
+                dimensions,
+                transactions,
+                resources,
+                indices,
+                kpis,
+                errors: errors
+                    .into_iter()
+                    .map(|(message, count, services)| ErrorEntry { message, count, services, note: None })
+                    .collect(),
+                tenants: tenants
+                    .into_iter()
+                    .map(|(tenant, kpis)| TenantResult { tenant, kpis, ..Default::default() })
+                    .collect(),
+                modules: modules
+                    .into_iter()
+                    .map(|(module, cpu_units, settings)| ModuleConfig {
+                        module,
+                        cpu_units,
+                        settings,
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            },
+        )
 }
 
 fn bundle() -> impl Strategy<Value = Bundle> {
@@ -118,7 +216,13 @@ fn bundle() -> impl Strategy<Value = Bundle> {
             let n = ids.len();
             let runs: Vec<_> = ids.iter().cloned().map(run).collect();
             let comparisons = vec((0..n, vec(0..n, 1..3), option::of(text())), 0..2);
-            let report = (text(), option::of(text()), vec(text(), 0..3), vec((text(), text()), 0..2), vec((text(), option::of(text())), 0..2));
+            let report = (
+                text(),
+                option::of(text()),
+                vec(text(), 0..3),
+                vec((text(), text()), 0..2),
+                vec((text(), option::of(text())), 0..2),
+            );
             let thresholds = option::of((option::of(0.0..50.0f64), option::of(0.0..5.0f64), option::of(1u64..100)));
             (runs, comparisons, report, Just(ids), thresholds)
         })
@@ -136,9 +240,19 @@ fn bundle() -> impl Strategy<Value = Bundle> {
             runs,
             comparisons: comparisons
                 .into_iter()
-                .map(|(b, cands, title)| Comparison { title, baseline: ids[b].clone(), candidates: cands.into_iter().map(|c| ids[c].clone()).collect(), note: None })
+                .map(|(b, cands, title)| Comparison {
+                    title,
+                    baseline: ids[b].clone(),
+                    candidates: cands.into_iter().map(|c| ids[c].clone()).collect(),
+                    note: None,
+                })
                 .collect(),
-            thresholds: thresholds.map(|(latency, error_rate, min_samples)| runlens::bundle::Thresholds { latency, error_rate, min_samples, ..Default::default() }),
+            thresholds: thresholds.map(|(latency, error_rate, min_samples)| runlens::bundle::Thresholds {
+                latency,
+                error_rate,
+                min_samples,
+                ..Default::default()
+            }),
         })
 }
 

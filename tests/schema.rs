@@ -48,7 +48,8 @@ fn schema_has_title_and_top_level_requirements() {
     let s = generated();
     assert_eq!(s["title"], TITLE);
     assert_eq!(s["type"], "object");
-    let required: Vec<&str> = s["required"].as_array().expect("required list").iter().map(|v| v.as_str().unwrap()).collect();
+    let required: Vec<&str> =
+        s["required"].as_array().expect("required list").iter().map(|v| v.as_str().unwrap()).collect();
     for field in ["format", "version", "report", "runs"] {
         assert!(required.contains(&field), "{field} is not required at top level: {required:?}");
     }

@@ -34,7 +34,10 @@ fn seed000_a_failed_run_is_not_a_91_percent_win() {
 fn seed001_latency_is_offered_from_the_runs_that_have_it() {
     let ws = workspace("folio-mod-search-eureka.json");
     let default = ws.default_selection();
-    assert!(runs(&ws, &default.iter().map(String::as_str).collect::<Vec<_>>()).iter().all(|r| r.transactions.is_empty()), "the default pair has no latency");
+    assert!(
+        runs(&ws, &default.iter().map(String::as_str).collect::<Vec<_>>()).iter().all(|r| r.transactions.is_empty()),
+        "the default pair has no latency"
+    );
     let offers = ws.selections_with(|r| !r.transactions.is_empty());
     assert_eq!(offers.len(), 1, "{offers:?}");
     assert_eq!(offers[0].0, "20 users: non-Eureka vs Eureka");
@@ -115,7 +118,11 @@ fn a_bundles_thresholds_load_apply_and_round_trip() {
     let mut ws = Workspace::default();
     ws.add("t.json", loaded.bundle, loaded.warnings);
     let th = ws.thresholds();
-    assert_eq!((th.of(Family::Duration), th.of(Family::Cpu), th.min_samples), (10.0, 5.0, 50), "a negative threshold keeps the default");
+    assert_eq!(
+        (th.of(Family::Duration), th.of(Family::Cpu), th.min_samples),
+        (10.0, 5.0, 50),
+        "a negative threshold keeps the default"
+    );
     let rows = compare(&runs(&ws, &["a", "b"]), &th);
     assert_eq!(rows[0].cells[1].verdict, Verdict::WithinNoise, "+6 % is within the bundle's 10 %");
     let back = serde_json::to_string(&ws.to_bundle().unwrap()).unwrap();

@@ -10,7 +10,11 @@ pub fn run(files: &[PathBuf]) -> bool {
     let mut ok = true;
     for path in files {
         let name = if path.as_os_str() == "-" { "stdin".to_string() } else { path.to_string_lossy().into_owned() };
-        let head = if path.as_os_str() == "-" { read_head(std::io::stdin().lock()) } else { std::fs::File::open(path).and_then(read_head) };
+        let head = if path.as_os_str() == "-" {
+            read_head(std::io::stdin().lock())
+        } else {
+            std::fs::File::open(path).and_then(read_head)
+        };
         let head = match head {
             Ok(h) => h,
             Err(e) => {

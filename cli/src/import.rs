@@ -111,7 +111,11 @@ impl Say {
             return;
         }
         let runs = i.bundle.runs.len();
-        let records = if i.records > 0 { format!(", {} records", runlens::format::number(i.records as f64)) } else { String::new() };
+        let records = if i.records > 0 {
+            format!(", {} records", runlens::format::number(i.records as f64))
+        } else {
+            String::new()
+        };
         eprintln!("{file}: {}{records}, {runs} run{}", i.format.title(), if runs == 1 { "" } else { "s" });
         self.warnings(file, &i.warnings);
     }
@@ -146,7 +150,10 @@ mod tests {
     #[test]
     fn places_read_like_load_errors() {
         assert_eq!(super::place("a.jtl", "line 3"), "a.jtl, line 3");
-        assert_eq!(super::place("b.json", "runs[0].transactions[1].p99_ms"), "b.json, at runs[0].transactions[1].p99_ms");
+        assert_eq!(
+            super::place("b.json", "runs[0].transactions[1].p99_ms"),
+            "b.json, at runs[0].transactions[1].p99_ms"
+        );
         assert_eq!(super::place("a.jtl", "…"), "a.jtl");
     }
 }

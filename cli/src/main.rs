@@ -18,7 +18,9 @@ const REFUSED: u8 = 1;
 
 #[derive(Parser, Debug)]
 #[command(name = "runlens", version, about = "Performance-test results into runlens bundles", long_about = None)]
-#[command(after_help = "Exit codes: 0 done, 1 an input was refused (the message names the file and the place), 2 usage error.")]
+#[command(
+    after_help = "Exit codes: 0 done, 1 an input was refused (the message names the file and the place), 2 usage error."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -43,13 +43,15 @@ pub fn parse_dim(s: &str) -> Result<(String, String), String> {
 /// The slugs `--format` takes, each with the format's name for `--help`.
 pub fn format_values() -> PossibleValuesParser {
     let auto = PossibleValue::new("auto");
-    let formats = Format::ALL.into_iter().filter(|f| *f != Format::GatlingBinaryLog).map(|f| PossibleValue::new(f.slug()));
+    let formats =
+        Format::ALL.into_iter().filter(|f| *f != Format::GatlingBinaryLog).map(|f| PossibleValue::new(f.slug()));
     PossibleValuesParser::new(std::iter::once(auto).chain(formats))
 }
 
 /// The long help of `--format`: every slug with the format's name.
 pub fn format_help() -> String {
-    let mut s = String::from("Read the files after it as this format instead of detecting it; 'auto' detects again. Formats:");
+    let mut s =
+        String::from("Read the files after it as this format instead of detecting it; 'auto' detects again. Formats:");
     for f in Format::ALL.into_iter().filter(|f| *f != Format::GatlingBinaryLog) {
         s.push_str(&format!("\n  {:<24}{}", f.slug(), f.title()));
     }
@@ -154,9 +156,20 @@ mod tests {
     fn misplaced_options_are_usage_errors() {
         let e = |items: Vec<Item>| plan(items).unwrap_err();
         assert_eq!(e(vec![Item::Label("x".into()), file("a")]), "--label \"x\" must follow the --run it names");
-        assert_eq!(e(vec![file("a"), Item::Run("n".into())]), "--run n has no files after it; write the files of a run after its --run");
-        assert_eq!(e(vec![Item::Run("n".into()), file("a"), Item::Run("n".into()), file("b")]), "--run n is given twice; each run needs its own id");
-        let twice = vec![Item::Run("n".into()), Item::Dim("k".into(), "1".into()), Item::Dim("k".into(), "2".into()), file("a")];
+        assert_eq!(
+            e(vec![file("a"), Item::Run("n".into())]),
+            "--run n has no files after it; write the files of a run after its --run"
+        );
+        assert_eq!(
+            e(vec![Item::Run("n".into()), file("a"), Item::Run("n".into()), file("b")]),
+            "--run n is given twice; each run needs its own id"
+        );
+        let twice = vec![
+            Item::Run("n".into()),
+            Item::Dim("k".into(), "1".into()),
+            Item::Dim("k".into(), "2".into()),
+            file("a"),
+        ];
         assert_eq!(e(twice), "--run n has two values for k (\"1\" and another)");
         assert_eq!(parse_dim("release=Poppy"), Ok(("release".into(), "Poppy".into())));
         assert!(parse_dim("=x").is_err() && parse_dim("release").is_err());

@@ -11,7 +11,8 @@ use std::path::Path;
 
 /// Writes `bundle` to `path` (standard output when `None`); an error in words.
 pub fn write(bundle: &Bundle, path: Option<&Path>) -> Result<(), String> {
-    let json = serde_json::to_string_pretty(bundle).map_err(|e| format!("the bundle could not be written as JSON ({e})"))?;
+    let json =
+        serde_json::to_string_pretty(bundle).map_err(|e| format!("the bundle could not be written as JSON ({e})"))?;
     if json.len() as u64 > MAX_DOCUMENT_BYTES {
         return Err(format!(
             "the bundle would be {} MiB of JSON; the viewer reads at most {} MiB (import fewer runs into one bundle)",
@@ -24,7 +25,9 @@ pub fn write(bundle: &Bundle, path: Option<&Path>) -> Result<(), String> {
     match path {
         None => {
             let mut out = std::io::stdout().lock();
-            out.write_all(json.as_bytes()).and_then(|_| out.write_all(b"\n")).and_then(|_| out.flush())
+            out.write_all(json.as_bytes())
+                .and_then(|_| out.write_all(b"\n"))
+                .and_then(|_| out.flush())
                 .map_err(|e| format!("standard output could not be written ({e})"))
         }
         Some(p) => write_file(p, json.as_bytes()).map_err(|e| format!("{}: could not be written ({e})", p.display())),

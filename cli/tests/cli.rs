@@ -62,7 +62,11 @@ fn a_jtl_becomes_the_bundle_the_viewer_makes_of_it() {
     let o = runlens(&["import", &repo(JTL), "-o", &out]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(o.stdout.is_empty(), "the bundle goes to the file");
-    assert!(stderr(&o).contains("ehrbase-2022-05-13.jtl: JMeter CSV results (JTL), 225 records, 1 run"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("ehrbase-2022-05-13.jtl: JMeter CSV results (JTL), 225 records, 1 run"),
+        "{}",
+        stderr(&o)
+    );
     let viewer = runlens::import::import_bytes(&repo(JTL), &std::fs::read(repo(JTL)).unwrap()).unwrap();
     assert_eq!(load(&out), viewer.bundle);
     // Without -o the bundle goes to standard output; --summary prints the text dump instead.
@@ -80,20 +84,43 @@ fn runs_are_grouped_labelled_compared_and_gzipped() {
     let d = Dir::new("groups");
     let out = d.path("report.json.gz");
     let o = runlens(&[
-        "import", "--title", "Orchid vs Poppy",
-        "--run", "orchid", "--label", "Test #1 (Orchid)", "--dim", "release=Orchid", &repo(JTL), &repo(INDICES),
-        "--run", "poppy", "--dim", "release=Poppy", &repo(OTHER_JTL),
-        "--baseline", "orchid", "-o", &out,
+        "import",
+        "--title",
+        "Orchid vs Poppy",
+        "--run",
+        "orchid",
+        "--label",
+        "Test #1 (Orchid)",
+        "--dim",
+        "release=Orchid",
+        &repo(JTL),
+        &repo(INDICES),
+        "--run",
+        "poppy",
+        "--dim",
+        "release=Poppy",
+        &repo(OTHER_JTL),
+        "--baseline",
+        "orchid",
+        "-o",
+        &out,
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(std::fs::read(&out).unwrap()[..2], [0x1f, 0x8b], "gzip");
     let b = load(&out);
     assert_eq!(b.report.title, "Orchid vs Poppy");
-    let runs: Vec<(&str, &str, Option<&str>)> = b.runs.iter().map(|r| (r.id.as_str(), r.label.as_str(), r.dimensions.get("release").map(String::as_str))).collect();
+    let runs: Vec<(&str, &str, Option<&str>)> = b
+        .runs
+        .iter()
+        .map(|r| (r.id.as_str(), r.label.as_str(), r.dimensions.get("release").map(String::as_str)))
+        .collect();
     assert_eq!(runs, vec![("orchid", "Test #1 (Orchid)", Some("Orchid")), ("poppy", "poppy", Some("Poppy"))]);
     let orchid = &b.runs[0];
     assert!(!orchid.transactions.is_empty() && !orchid.indices.is_empty(), "the JTL and the indices in one run");
-    assert_eq!((b.comparisons[0].baseline.as_str(), b.comparisons[0].candidates.clone()), ("orchid", vec!["poppy".to_string()]));
+    assert_eq!(
+        (b.comparisons[0].baseline.as_str(), b.comparisons[0].candidates.clone()),
+        ("orchid", vec!["poppy".to_string()])
+    );
 }
 
 #[test]
@@ -110,13 +137,21 @@ fn nightly_runs_append_to_a_history_with_unique_ids() {
     assert!(o.status.success(), "{}", stderr(&o));
     let o = night("nightly-1", &repo(OTHER_JTL), &["--append", &hist, "--baseline", "release"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("warning: run nightly-1: run id \"nightly-1\" is already taken; this run is \"nightly-1~2\""), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("warning: run nightly-1: run id \"nightly-1\" is already taken; this run is \"nightly-1~2\""),
+        "{}",
+        stderr(&o)
+    );
     let b = load(&hist);
     let ids: Vec<&str> = b.runs.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, vec!["release", "nightly-1", "nightly-1~2"]);
     assert_eq!(b.comparisons.len(), 1, "tonight's comparison replaces last night's");
     assert_eq!(b.comparisons[0].candidates, vec!["nightly-1~2".to_string()]);
-    assert!(!d.0.read_dir().unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp")), "no temporary file left");
+    assert!(
+        !d.0.read_dir().unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp")),
+        "no temporary file left"
+    );
 }
 
 #[test]
@@ -136,19 +171,38 @@ fn a_refused_file_exits_1_naming_its_place_and_writes_nothing() {
     drop(f);
     let o = runlens(&["import", &jtl, "-o", &out]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("endless.jtl, line 3: the CSV cannot be read further: a line is longer than 4 MiB"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("endless.jtl, line 3: the CSV cannot be read further: a line is longer than 4 MiB"),
+        "{}",
+        stderr(&o)
+    );
     // Warnings name the file and the line, and do not fail the import.
     let o = runlens(&["import", &repo("tests/bad-input/ragged.jtl"), "-o", &out]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("warning: ") && stderr(&o).contains("ragged.jtl, line 3: the row has 2 fields where the columns need 9"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: ")
+            && stderr(&o).contains("ragged.jtl, line 3: the row has 2 fields where the columns need 9"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn usage_errors_exit_2_and_help_follows_clap() {
-    for args in [&["import"][..], &["import", "--label", "x", "a.jtl"], &["import", "--dim", "release", "a.jtl"], &["import", "a.jtl", "--run", "x"], &["import", "--format", "nope", "a.jtl"]] {
+    for args in [
+        &["import"][..],
+        &["import", "--label", "x", "a.jtl"],
+        &["import", "--dim", "release", "a.jtl"],
+        &["import", "a.jtl", "--run", "x"],
+        &["import", "--format", "nope", "a.jtl"],
+    ] {
         let o = runlens(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).starts_with("error: ") && stderr(&o).contains("For more information, try '--help'."), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).starts_with("error: ") && stderr(&o).contains("For more information, try '--help'."),
+            "{args:?}: {}",
+            stderr(&o)
+        );
     }
     let o = runlens(&["import", "--help"]);
     let help = String::from_utf8_lossy(&o.stdout);
@@ -156,14 +210,27 @@ fn usage_errors_exit_2_and_help_follows_clap() {
     assert!(help.contains("docker-stats            docker stats output"), "--help lists the format slugs");
     let o = runlens(&["detect", &repo(JTL), &repo("tests/bad-input/binary-garbage.bin")]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("ehrbase-2022-05-13.jtl: jmeter-csv (JMeter CSV results (JTL)), UTF-8"));
+    assert!(String::from_utf8_lossy(&o.stdout)
+        .contains("ehrbase-2022-05-13.jtl: jmeter-csv (JMeter CSV results (JTL)), UTF-8"));
     assert!(stderr(&o).contains("binary-garbage.bin: runlens does not recognise this file"), "{}", stderr(&o));
 }
 
 /// `n` JTL rows of three labels.
 const HEADER: &[u8] = b"timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,bytes\n";
 fn rows(n: usize) -> Vec<u8> {
-    (0..n).flat_map(|i| format!("{},{},{},200,OK,Thread 1-{},true,{}\n", 1_700_000_000_000u64 + i as u64, 100 + i % 900, ["Login", "Search", "Open"][i % 3], i % 20, i).into_bytes()).collect()
+    (0..n)
+        .flat_map(|i| {
+            format!(
+                "{},{},{},200,OK,Thread 1-{},true,{}\n",
+                1_700_000_000_000u64 + i as u64,
+                100 + i % 900,
+                ["Login", "Search", "Open"][i % 3],
+                i % 20,
+                i
+            )
+            .into_bytes()
+        })
+        .collect()
 }
 
 /// Data segment the binary may use (`ulimit -d`, KiB).
@@ -172,7 +239,10 @@ const LIMIT_KIB: u64 = 32 << 10;
 /// The input size: four times the limit, so that the tests take seconds in a debug build (about
 /// 30 MB/s); `RUNLENS_CLI_INPUT_MIB=4096` makes them multi-GB.
 fn input_bytes() -> u64 {
-    std::env::var("RUNLENS_CLI_INPUT_MIB").ok().and_then(|m| m.parse::<u64>().ok()).map_or(4 * LIMIT_KIB * 1024, |m| m << 20)
+    std::env::var("RUNLENS_CLI_INPUT_MIB")
+        .ok()
+        .and_then(|m| m.parse::<u64>().ok())
+        .map_or(4 * LIMIT_KIB * 1024, |m| m << 20)
 }
 
 /// `runlens ARGS` under the data limit.
@@ -202,7 +272,8 @@ fn a_file_larger_than_the_memory_limit_is_streamed() {
     // Control: read whole (a bundle is), the same file fails under the same limit.
     let o = limited(&["import", "--format", "bundle", &jtl, "-o", &out]).output().unwrap();
     // (Without the limit this would read the whole file and then refuse it as not JSON.)
-    let out_of_memory = stderr(&o).contains("big.jtl: the file could not be read (out of memory)") || o.status.code().is_none();
+    let out_of_memory =
+        stderr(&o).contains("big.jtl: the file could not be read (out of memory)") || o.status.code().is_none();
     assert!(out_of_memory, "the limit must bite: {:?} {}", o.status, stderr(&o));
     // Streamed in two byte ranges on two threads, it is imported exactly.
     let o = limited(&["import", "--threads", "2", &jtl, "-o", &out]).output().unwrap();
@@ -214,7 +285,11 @@ fn a_file_larger_than_the_memory_limit_is_streamed() {
 fn a_stream_on_standard_input_is_read_with_bounded_memory() {
     let d = Dir::new("stdin");
     let out = d.path("stream.json");
-    let mut child = limited(&["import", "-q", "--run", "piped", "-", "-o", &out]).stdin(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = limited(&["import", "-q", "--run", "piped", "-", "-o", &out])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let chunk = rows(10_000);
     let chunks = input_bytes().div_ceil(chunk.len() as u64);

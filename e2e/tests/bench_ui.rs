@@ -55,7 +55,11 @@ const WATCH: &str = r#"(() => {
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 fn report(key: &str, values: Vec<f64>) {
@@ -94,9 +98,12 @@ pub fn bundle(runs: usize, n: usize, buckets: usize) -> String {
                         "p99_ms": base * 2.5, "min_ms": base * 0.2, "max_ms": base * 4.0, "throughput_per_s": 12.5
                     });
                     if buckets > 0 {
-                        let bounds: Vec<f64> = (0..buckets).map(|k| (base * 0.3 * 1.12f64.powi(k as i32)).round() + k as f64).collect();
+                        let bounds: Vec<f64> =
+                            (0..buckets).map(|k| (base * 0.3 * 1.12f64.powi(k as i32)).round() + k as f64).collect();
                         let mid = buckets as f64 / 3.0;
-                        let counts: Vec<u64> = (0..buckets).map(|k| 1 + (100.0 * (-((k as f64 - mid) / 5.0).powi(2)).exp()) as u64).collect();
+                        let counts: Vec<u64> = (0..buckets)
+                            .map(|k| 1 + (100.0 * (-((k as f64 - mid) / 5.0).powi(2)).exp()) as u64)
+                            .collect();
                         t["samples"] = json!(counts.iter().sum::<u64>());
                         t["histogram"] = json!({"upper_bounds_ms": bounds, "counts": counts});
                     }
@@ -189,14 +196,20 @@ async fn bench_sort_filter_10000_rows() {
     with_browser(move |c| async move {
         c.goto(&site(&format!("?src=..{big}&view=latency"))).await.unwrap();
         wait_text(&c, "table[data-table='latency']", "tx00000").await;
-        let shown = c.execute("return document.querySelector('table[data-table=latency] tbody').rows.length", vec![]).await.unwrap();
+        let shown = c
+            .execute("return document.querySelector('table[data-table=latency] tbody').rows.length", vec![])
+            .await
+            .unwrap();
         eprintln!("BENCH table_rows_on_page {shown}");
         // Samples, then p95 (Transaction, Run, Samples, Errors, Mean, Median, p90, p95, ...), each
         // largest first: every click reorders all 20,000 rows (2 runs × 10,000 transactions).
         report("sort_10000", table_times(&c, "sort", ["2", "7"]).await);
         report("filter_10000", table_times(&c, "filter", ["7", "3"]).await);
         let body = c.find(Locator::Css("table[data-table='latency'] tbody")).await.unwrap().text().await.unwrap();
-        assert!(body.contains("tx") && body.lines().all(|l| !l.starts_with("tx") || l.contains('3')), "the filter '3' is applied: {body}");
+        assert!(
+            body.contains("tx") && body.lines().all(|l| !l.starts_with("tx") || l.contains('3')),
+            "the filter '3' is applied: {body}"
+        );
     })
     .await;
     let _ = std::fs::remove_file(env().root.join("files/bench-10k.json"));
@@ -284,7 +297,9 @@ async fn dump_frames(c: &Client) {
     for i in 0..4 {
         let frame = c.find(Locator::Css(&format!("iframe[data-i='{i}']"))).await.unwrap();
         frame.enter_frame().await.unwrap();
-        let b = c.execute("return [location.href, window.__bench || null, document.body.innerText.slice(0, 300)]", vec![]).await;
+        let b = c
+            .execute("return [location.href, window.__bench || null, document.body.innerText.slice(0, 300)]", vec![])
+            .await;
         eprintln!("embed {i}: {b:?}");
         c.enter_parent_frame().await.unwrap();
     }

@@ -20,11 +20,21 @@ async fn landing_lists_the_examples_and_opens_one() {
         wait_text(&c, ".gallery .card", "Reindexing").await;
         let cards = c.find_all(Locator::Css(".gallery .card")).await.unwrap();
         assert_eq!(cards.len(), 4);
-        c.find(Locator::Css("[data-example='folio-reindex-orchid-vs-poppy.json']")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Css("[data-example='folio-reindex-orchid-vs-poppy.json']"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         wait_text(&c, ".headline-card", "−12.4%").await;
         wait_query(&c, &["src=examples%2Ffolio-reindex-orchid-vs-poppy.json"]).await; // the link names the bundle
-        // Relative asset paths resolve under the sub-path.
-        let plotly: bool = c.execute("return !!document.querySelector('link[href$=\".css\"]')", vec![]).await.unwrap().as_bool().unwrap();
+                                                                                      // Relative asset paths resolve under the sub-path.
+        let plotly: bool = c
+            .execute("return !!document.querySelector('link[href$=\".css\"]')", vec![])
+            .await
+            .unwrap()
+            .as_bool()
+            .unwrap();
         assert!(plotly);
     })
     .await;
@@ -69,7 +79,10 @@ async fn seed000_configuration_highlights_changes() {
             texts.push(r.text().await.unwrap());
         }
         assert!(texts.iter().any(|t| t.contains("CPU units") && t.contains("400") && t.contains("2048")), "{texts:?}");
-        assert!(texts.iter().any(|t| t.contains("MaxMetaspaceSize") && t.contains("1024") && t.contains("512")), "{texts:?}");
+        assert!(
+            texts.iter().any(|t| t.contains("MaxMetaspaceSize") && t.contains("1024") && t.contains("512")),
+            "{texts:?}"
+        );
         assert!(!texts.iter().any(|t| t.contains("Xmx (MiB) 1440 1440")), "mod-search Xmx is 1440 in both: {texts:?}");
         let all = c.find(Locator::Css("table[data-table='config-modules']")).await.unwrap().text().await.unwrap();
         assert!(all.contains("Xmx (MiB) 1440 1440"), "{all}");
@@ -81,7 +94,8 @@ async fn seed000_configuration_highlights_changes() {
 async fn seed001_latency_table_and_sort_in_url() {
     with_browser(|c| async move {
         c.goto(&site(&format!("?src={SEED001}&view=latency&base=non-eureka-20u&cand=eureka-20u"))).await.unwrap();
-        let t = wait_text(&c, "table[data-table='latency']", "MSF_GET /search/authorities keyword <> random sentence").await;
+        let t = wait_text(&c, "table[data-table='latency']", "MSF_GET /search/authorities keyword <> random sentence")
+            .await;
         assert!(t.contains("2,214"), "p99 of the first transaction: {t}");
         // The table is on one run only (see the bundle's notes): the other has no rows.
         wait_text(&c, ".table-tools .count", "46 rows").await;
@@ -121,7 +135,10 @@ async fn compare_view_threshold_and_regressions_filter() {
         c.find(Locator::Css("[data-testid='regressions']")).await.unwrap().click().await.unwrap();
         wait_query(&c, &["regressions=1"]).await;
         // Only rows with a regression remain: duration (improved) is gone.
-        assert!(c.find_all(Locator::Css("table[data-table='compare-duration']")).await.unwrap().is_empty(), "{summary}");
+        assert!(
+            c.find_all(Locator::Css("table[data-table='compare-duration']")).await.unwrap().is_empty(),
+            "{summary}"
+        );
     })
     .await;
 }
@@ -172,5 +189,6 @@ pub fn generated_bundle(runs: usize, n: usize) -> String {
             serde_json::json!({"id": ids[r], "label": ids[r], "transactions": tx})
         })
         .collect();
-    serde_json::json!({"format": "runlens-bundle", "version": 1, "report": {"title": "Generated"}, "runs": runs}).to_string()
+    serde_json::json!({"format": "runlens-bundle", "version": 1, "report": {"title": "Generated"}, "runs": runs})
+        .to_string()
 }

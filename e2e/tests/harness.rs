@@ -190,7 +190,9 @@ pub fn serve_file(path: &str, content: &[u8]) -> String {
 /// The console messages of the session so far.
 pub async fn console(c: &Client) -> Vec<String> {
     match c.issue_cmd(BrowserLog).await {
-        Ok(serde_json::Value::Array(entries)) => entries.iter().filter_map(|e| e["message"].as_str().map(str::to_string)).collect(),
+        Ok(serde_json::Value::Array(entries)) => {
+            entries.iter().filter_map(|e| e["message"].as_str().map(str::to_string)).collect()
+        }
         _ => vec![],
     }
 }
@@ -215,7 +217,8 @@ where
     let c = client(&profile, 1280, 900, flags).await;
     let c2 = c.clone();
     let result = tokio::spawn(body(c2)).await;
-    let violations: Vec<String> = console(&c).await.into_iter().filter(|m| m.contains("Content Security Policy")).collect();
+    let violations: Vec<String> =
+        console(&c).await.into_iter().filter(|m| m.contains("Content Security Policy")).collect();
     let _ = c.close().await;
     let _ = std::fs::remove_dir_all(&profile);
     if let Err(e) = result {

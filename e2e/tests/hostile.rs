@@ -63,12 +63,19 @@ async fn assert_inert(c: &Client, view: &str) {
         )
         .await
         .unwrap();
-    assert_eq!(found, json!({"pwned": null, "elements": 0, "links": [], "svgLinks": 0, "styled": []}), "in the {view} view");
+    assert_eq!(
+        found,
+        json!({"pwned": null, "elements": 0, "links": [], "svgLinks": 0, "styled": []}),
+        "in the {view} view"
+    );
 }
 
 /// The texts of the elements matching `css`.
 async fn texts(c: &Client, css: &str) -> Vec<String> {
-    let v = c.execute("return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", vec![json!(css)]).await.unwrap();
+    let v = c
+        .execute("return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", vec![json!(css)])
+        .await
+        .unwrap();
     serde_json::from_value(v).unwrap()
 }
 
@@ -234,7 +241,8 @@ async fn a_trap_in_the_wasm_shows_the_error_box_not_a_dead_page() {
 #[tokio::test]
 async fn a_sandboxed_embed_of_another_origin_is_styled_and_draws_charts() {
     with_browser(|c| async move {
-        let inner = site("?src=examples/folio-reindex-orchid-vs-poppy.json&view=indices&base=poppy-t2&cand=poppy-t5&embed=1");
+        let inner =
+            site("?src=examples/folio-reindex-orchid-vs-poppy.json&view=indices&base=poppy-t2&cand=poppy-t5&embed=1");
         c.goto(&format!("{}/embed.html?sandbox#{}", env().other_origin, urlencode(&inner))).await.unwrap();
         eval_until(&c, "return window.heights.length > 0 && window.heights[window.heights.length - 1] > 300").await;
         c.clone().enter_frame(0).await.unwrap();

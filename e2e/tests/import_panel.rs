@@ -37,7 +37,8 @@ async fn saved_bundle(c: &Client) -> serde_json::Value {
     // Written by the writer worker: the download follows a moment later. (Other blobs, such as
     // the script that starts a worker, go to the browser.)
     eval_until(c, "return window.__blobs.length === 1").await;
-    let text = c.execute_async("const done = arguments[0]; window.__blobs[0].text().then(done);", vec![]).await.unwrap();
+    let text =
+        c.execute_async("const done = arguments[0]; window.__blobs[0].text().then(done);", vec![]).await.unwrap();
     c.execute("URL.createObjectURL = window.__url; URL.revokeObjectURL = window.__revoke;", vec![]).await.unwrap();
     serde_json::from_str(text.as_str().unwrap()).unwrap()
 }

@@ -109,7 +109,12 @@ async fn latency_csv(c: &Client) -> String {
     .unwrap();
     let block = "//div[contains(@class,'table-block')][.//table[@data-table='latency']]";
     c.find(Locator::XPath(&format!("{block}//summary"))).await.unwrap().click().await.unwrap();
-    c.find(Locator::XPath(&format!("{block}//button[normalize-space()='Copy CSV']"))).await.unwrap().click().await.unwrap();
+    c.find(Locator::XPath(&format!("{block}//button[normalize-space()='Copy CSV']")))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     let t0 = Instant::now();
     loop {
         if let Some(s) = c.execute("return window.__copied", vec![]).await.unwrap().as_str() {
@@ -124,7 +129,13 @@ async fn latency_csv(c: &Client) -> String {
 /// on without decimals, from 10 on one, below that two, trailing zeros dropped).
 fn shown(v: f64) -> String {
     let a = v.abs();
-    let decimals = if a == a.trunc() || a >= 100.0 { 0 } else if a >= 10.0 { 1 } else { 2 };
+    let decimals = if a == a.trunc() || a >= 100.0 {
+        0
+    } else if a >= 10.0 {
+        1
+    } else {
+        2
+    };
     let s = format!("{a:.decimals$}");
     let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(i, f)| (i, f));
     let mut out = String::new();
@@ -138,14 +149,20 @@ fn shown(v: f64) -> String {
     if !frac.is_empty() {
         out = format!("{out}.{frac}");
     }
-    if v < 0.0 { format!("−{out}") } else { out }
+    if v < 0.0 {
+        format!("−{out}")
+    } else {
+        out
+    }
 }
 
 /// Every label of the answers (but TOTAL) has one row whose shown statistics equal the answers'.
 fn check_table(csv_text: &str, answers: &Value) {
     let mut rdr = csv::Reader::from_reader(csv_text.as_bytes());
     let headers = rdr.headers().unwrap().clone();
-    let col = |name: &str| headers.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name:?} in {headers:?}"));
+    let col = |name: &str| {
+        headers.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name:?} in {headers:?}"))
+    };
     let columns = [
         ("Samples", "count"),
         ("Errors", "errors"),
@@ -197,7 +214,9 @@ async fn cancelling_a_large_jtl_midway_keeps_the_workspace_as_it_was() {
     let (big_path, small_path) = (big.path.clone(), small.path.clone());
     with_browser(move |c| async move {
         // One worker: the file is read in one pass, so it takes long enough to stop it midway.
-        c.goto(&site(&format!("?src={SEED001}&view=latency&base=non-eureka-20u&cand=eureka-20u&workers=1"))).await.unwrap();
+        c.goto(&site(&format!("?src={SEED001}&view=latency&base=non-eureka-20u&cand=eureka-20u&workers=1")))
+            .await
+            .unwrap();
         wait_text(&c, "table[data-table='latency']", "MSF_GET").await;
         let runs_before = run_ids(&c).await;
         let query_before = settled_query(&c).await;
@@ -205,7 +224,10 @@ async fn cancelling_a_large_jtl_midway_keeps_the_workspace_as_it_was() {
         // Midway: the busy bar shows some bytes read and not all.
         let t0 = Instant::now();
         loop {
-            let text = c.execute("const b = document.querySelector('.busy-text'); return b ? b.textContent : null", vec![]).await.unwrap();
+            let text = c
+                .execute("const b = document.querySelector('.busy-text'); return b ? b.textContent : null", vec![])
+                .await
+                .unwrap();
             let pct = text.as_str().and_then(|t| t.split_once("… ")?.1.split_once('%')?.0.parse::<u32>().ok());
             if pct.is_some_and(|p| (1..90).contains(&p)) {
                 break;
@@ -233,7 +255,10 @@ async fn cancelling_a_large_jtl_midway_keeps_the_workspace_as_it_was() {
 
 /// The ids of the runs the picker offers.
 async fn run_ids(c: &Client) -> Vec<String> {
-    let v = c.execute("return [...document.querySelectorAll('[data-testid=baseline] option')].map(o => o.value)", vec![]).await.unwrap();
+    let v = c
+        .execute("return [...document.querySelectorAll('[data-testid=baseline] option')].map(o => o.value)", vec![])
+        .await
+        .unwrap();
     serde_json::from_value(v).unwrap()
 }
 

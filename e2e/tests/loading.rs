@@ -156,14 +156,30 @@ async fn a_reload_restores_view_runs_filters_and_theme() {
         // The tabs appear once the bundle has loaded (in a worker, after the notice).
         wait_text(&c, ".report h1", "mod-search").await;
         c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
-        c.find(Locator::Css("[data-testid='baseline'] option[value='non-eureka-20u']")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Css("[data-testid='baseline'] option[value='non-eureka-20u']"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         c.find(Locator::Css("[data-testid='filter']")).await.unwrap().send_keys("title").await.unwrap();
         c.find(Locator::Css("[data-testid='thresholds'] summary")).await.unwrap().click().await.unwrap();
         c.find(Locator::Css("[data-testid='threshold-latency']")).await.unwrap().clear().await.unwrap();
         c.find(Locator::Css("[data-testid='threshold-latency']")).await.unwrap().send_keys("2.5\n").await.unwrap();
         c.find(Locator::Css(".theme-toggle")).await.unwrap().click().await.unwrap();
         // The new baseline replaces the declared comparison's; its candidate stays.
-        wait_query(&c, &["view=latency", "base=non-eureka-20u", "cand=eureka-1u", "filter=title", "threshold.latency=2.5", "theme="]).await;
+        wait_query(
+            &c,
+            &[
+                "view=latency",
+                "base=non-eureka-20u",
+                "cand=eureka-1u",
+                "filter=title",
+                "threshold.latency=2.5",
+                "theme=",
+            ],
+        )
+        .await;
         let before = settled_query(&c).await;
         let theme_before = c.execute("return document.documentElement.dataset.theme", vec![]).await.unwrap();
         c.refresh().await.unwrap();
@@ -196,7 +212,11 @@ async fn embed_in_an_iframe_of_another_origin_posts_its_height() {
         let inner = site(&format!("?src={SEED000}&view=indices&base=poppy-t2&cand=poppy-t5&embed=1"));
         let host = format!("{}/embed.html#{}", env().other_origin, urlencode(&inner));
         c.goto(&host).await.unwrap();
-        let h = eval_until(&c, "return window.heights.length > 0 && window.heights[window.heights.length - 1] > 300 && window.heights").await;
+        let h = eval_until(
+            &c,
+            "return window.heights.length > 0 && window.heights[window.heights.length - 1] > 300 && window.heights",
+        )
+        .await;
         eprintln!("embed heights posted: {h}");
         c.clone().enter_frame(0).await.unwrap();
         wait_text(&c, "table[data-table='compare-indices']", "122.9 GiB").await;
@@ -209,7 +229,15 @@ async fn embed_in_an_iframe_of_another_origin_posts_its_height() {
 }
 
 pub fn urlencode(s: &str) -> String {
-    s.bytes().map(|b| if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
 }
 
 #[tokio::test]
@@ -316,7 +344,13 @@ async fn bench_switch_time_2000_transactions() {
         c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
         wait_text(&c, "table[data-table='latency']", "tx0000").await;
         let times = switch_times(&c).await;
-        eprintln!("switch baseline, 3 runs x 2,000 transactions: median {:.0} ms (min {:.0}, max {:.0}, n={})", times[4], times[0], times[8], times.len());
+        eprintln!(
+            "switch baseline, 3 runs x 2,000 transactions: median {:.0} ms (min {:.0}, max {:.0}, n={})",
+            times[4],
+            times[0],
+            times[8],
+            times.len()
+        );
     })
     .await;
 }

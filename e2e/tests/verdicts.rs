@@ -46,8 +46,17 @@ async fn a_failed_run_is_not_comparable_and_its_arrows_follow_the_change() {
     with_browser(|c| async move {
         c.goto(&site(&format!("?src={SEED000}&view=compare&base=orchid&cand=poppy-t3"))).await.unwrap();
         let d = wait_text(&c, "table[data-table='compare-duration']", "Run duration").await;
-        assert!(d.contains("not comparable") && !d.contains("91"), "a run that failed after an hour is no −91 % win: {d}");
-        let title = c.find(Locator::Css("table[data-table='compare-duration'] td.v-nocompare")).await.unwrap().attr("title").await.unwrap();
+        assert!(
+            d.contains("not comparable") && !d.contains("91"),
+            "a run that failed after an hour is no −91 % win: {d}"
+        );
+        let title = c
+            .find(Locator::Css("table[data-table='compare-duration'] td.v-nocompare"))
+            .await
+            .unwrap()
+            .attr("title")
+            .await
+            .unwrap();
         assert_eq!(title.as_deref(), Some("this run failed; its figures are not comparable"));
         // Throughput-like figures that rise are improvements with an upward arrow.
         c.goto(&site(&format!("?src={SEED000}&view=compare&base=orchid&cand=poppy-t2"))).await.unwrap();
@@ -63,13 +72,23 @@ async fn seed001_latency_offers_the_runs_that_have_it_in_one_click() {
     with_browser(|c| async move {
         c.goto(&site(&format!("?src={SEED001}&view=latency"))).await.unwrap();
         wait_text(&c, "[data-testid='no-data']", "These runs have per-transaction latency").await;
-        c.find(Locator::XPath("//button[normalize-space()='Show 20 users: non-Eureka vs Eureka']")).await.unwrap().click().await.unwrap();
+        c.find(Locator::XPath("//button[normalize-space()='Show 20 users: non-Eureka vs Eureka']"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         wait_text(&c, "table[data-table='latency']", "MSF_GET /search/authorities").await;
         wait_text(&c, ".table-tools .count", "46 rows").await;
         wait_query(&c, &["base=non-eureka-20u", "cand=eureka-20u"]).await;
         // Seed 001's 20-user statement, on the overview.
         c.find(Locator::Css("[data-view='overview']")).await.unwrap().click().await.unwrap();
-        wait_text(&c, "[data-testid='summary']", "none of 46 transactions can be judged: 20 users, Eureka (qep1) has no per-transaction latency").await;
+        wait_text(
+            &c,
+            "[data-testid='summary']",
+            "none of 46 transactions can be judged: 20 users, Eureka (qep1) has no per-transaction latency",
+        )
+        .await;
     })
     .await;
 }

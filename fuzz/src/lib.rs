@@ -34,7 +34,8 @@ pub fn check_import(name: &str, data: &[u8], format: Option<Format>) {
 /// The `import` target: the first byte picks a file name (so detection by name is fuzzed too),
 /// the rest is the file.
 pub fn check_import_target(data: &[u8]) {
-    const NAMES: [&str; 6] = ["results.jtl", "statistics.json", "x_stats.csv", "bundle.json.gz", "simulation.log", "data"];
+    const NAMES: [&str; 6] =
+        ["results.jtl", "statistics.json", "x_stats.csv", "bundle.json.gz", "simulation.log", "data"];
     match data.split_first() {
         Some((b, rest)) => check_import(NAMES[*b as usize % NAMES.len()], rest, None),
         None => check_import("data", data, None),
@@ -55,8 +56,19 @@ pub fn show_everything(bundle: Bundle, warnings: Vec<runlens::bundle::Warning>) 
     let th = runlens::model::Thresholds::default();
     let rows = runlens::analysis::compare(&runs, &th);
     let filter = RowFilter { text: "a".into(), regressions_only: true };
-    let mut all = vec![tables::latency_table(&rows, &labels, &RowFilter::default()), tables::latency_table(&rows, &labels, &filter)];
-    for s in [Section::Duration, Section::Kpi, Section::Transaction, Section::Resource, Section::Index, Section::Error, Section::Tenant] {
+    let mut all = vec![
+        tables::latency_table(&rows, &labels, &RowFilter::default()),
+        tables::latency_table(&rows, &labels, &filter),
+    ];
+    for s in [
+        Section::Duration,
+        Section::Kpi,
+        Section::Transaction,
+        Section::Resource,
+        Section::Index,
+        Section::Error,
+        Section::Tenant,
+    ] {
         all.push(tables::compare_table(&rows, &labels, s, &RowFilter::default()));
     }
     all.push(tables::tenants_table(&runs));

@@ -3,8 +3,8 @@
 //! runs, so a caller can keep them while thresholds change (`compare_with`).
 
 use super::judge::{judge, Side};
-use super::noise::{self, Interval};
 pub use super::judge::{Cell, Change, Method, Verdict, Why};
+use super::noise::{self, Interval};
 use crate::bundle::{Histogram, Run, RunStatus, Unit};
 use crate::model::{facts, key_facts, Fact, Section, Spec, Thresholds};
 use rustc_hash::FxHashMap;
@@ -33,7 +33,11 @@ impl Row {
 
     /// "key · metric", or the key alone.
     pub fn label(&self) -> String {
-        if self.metric.is_empty() { self.key.to_string() } else { format!("{} · {}", self.key, self.metric) }
+        if self.metric.is_empty() {
+            self.key.to_string()
+        } else {
+            format!("{} · {}", self.key, self.metric)
+        }
     }
 
     /// The reason of cell `i`'s verdict in a sentence.
@@ -103,7 +107,10 @@ fn intervals_of(runs: &[&Run], only: Option<&str>) -> Intervals {
                 .filter(|(name, _)| only.is_none_or(|o| o == *name))
                 .filter_map(|(name, hb)| {
                     let ha = base_h.get(name)?;
-                    Some((name.to_string(), boot.quantile_changes(ha, hb, INTERVAL_METRICS.map(|(_, q)| (q, noise::seed(name, q))))))
+                    Some((
+                        name.to_string(),
+                        boot.quantile_changes(ha, hb, INTERVAL_METRICS.map(|(_, q)| (q, noise::seed(name, q)))),
+                    ))
                 })
                 .collect()
         })
@@ -201,20 +208,18 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
                     }
                     None => Arc::from(&*f.metric),
                 };
-                rows.push(Row {
-                    section: f.section,
-                    key,
-                    metric,
-                    unit: f.unit,
-                    spec: f.spec,
-                    cells: Vec::new(),
-                });
+                rows.push(Row { section: f.section, key, metric, unit: f.unit, spec: f.spec, cells: Vec::new() });
                 row_key.push(k);
                 slots.extend(std::iter::repeat_n(None, n));
                 rows.len() - 1
             });
             // The first occurrence wins (the loader warns about duplicates).
-            slots[i * n + ri].get_or_insert(Slot { value: f.value, unit: f.unit, samples: f.samples, seconds: f.seconds });
+            slots[i * n + ri].get_or_insert(Slot {
+                value: f.value,
+                unit: f.unit,
+                samples: f.samples,
+                seconds: f.seconds,
+            });
         }
     }
     for ((row, slot), k) in rows.iter_mut().zip(slots.chunks(runs.len().max(1))).zip(&row_key) {
@@ -236,7 +241,8 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
                 if ri == 0 {
                     return Cell::baseline(base.value, base.unit);
                 }
-                let interval = if row.section == Section::Transaction { iv.get(ri, &row.key, &row.metric) } else { None };
+                let interval =
+                    if row.section == Section::Transaction { iv.get(ri, &row.key, &row.metric) } else { None };
                 judge(&row.spec, row.section, &base, &side(ri), th, interval)
             })
             .collect();

@@ -15,7 +15,14 @@ fn run(id: &str, dur: Option<f64>, p95: Option<f64>, thr: Option<f64>) -> Run {
         label: id.into(),
         duration_s: dur,
         transactions: p95
-            .map(|p| vec![Transaction { name: "search".into(), p95_ms: Some(p), throughput_per_s: thr, ..Default::default() }])
+            .map(|p| {
+                vec![Transaction {
+                    name: "search".into(),
+                    p95_ms: Some(p),
+                    throughput_per_s: thr,
+                    ..Default::default()
+                }]
+            })
             .unwrap_or_default(),
         ..Default::default()
     }
@@ -26,7 +33,17 @@ fn find<'r>(rows: &'r [Row], key: &str, metric: &str) -> &'r Row {
 }
 
 fn with_resource(id: &str, metric: &str, unit: crate::bundle::Unit, avg: f64) -> Run {
-    Run { id: id.into(), resources: vec![Resource { service: "s".into(), metric: metric.into(), unit, average: Some(avg), ..Default::default() }], ..Default::default() }
+    Run {
+        id: id.into(),
+        resources: vec![Resource {
+            service: "s".into(),
+            metric: metric.into(),
+            unit,
+            average: Some(avg),
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
 }
 
 #[test]
@@ -47,7 +64,11 @@ fn judges_direction_and_threshold() {
 #[test]
 fn a_failed_run_is_not_comparable_not_a_win() {
     let orchid = run("orchid", Some(40200.0), None, None);
-    let t3 = Run { status: RunStatus::Failed, status_reason: Some("RANCHER-1032".into()), ..run("t3", Some(3600.0), None, None) };
+    let t3 = Run {
+        status: RunStatus::Failed,
+        status_reason: Some("RANCHER-1032".into()),
+        ..run("t3", Some(3600.0), None, None)
+    };
     let rows = compare(&[&orchid, &t3], &th());
     let c = &rows[0].cells[1];
     assert_eq!(c.verdict, Verdict::NotComparable, "−91 % of a run that failed after an hour is no improvement");
@@ -60,9 +81,18 @@ fn a_failed_run_is_not_comparable_not_a_win() {
 #[test]
 fn resource_statistics_know_which_way_is_better() {
     use crate::bundle::Unit::*;
-    let rows = compare(&[&with_resource("a", "free memory", Bytes, 1000.0), &with_resource("b", "free memory", Bytes, 1500.0)], &th());
+    let rows = compare(
+        &[&with_resource("a", "free memory", Bytes, 1000.0), &with_resource("b", "free memory", Bytes, 1500.0)],
+        &th(),
+    );
     assert_eq!(rows[0].cells[1].verdict, Verdict::Improved, "more free memory is better");
-    let rows = compare(&[&with_resource("a", "indexing rate", PerSecond, 100.0), &with_resource("b", "indexing rate", PerSecond, 80.0)], &th());
+    let rows = compare(
+        &[
+            &with_resource("a", "indexing rate", PerSecond, 100.0),
+            &with_resource("b", "indexing rate", PerSecond, 80.0),
+        ],
+        &th(),
+    );
     assert_eq!(rows[0].cells[1].verdict, Verdict::Regressed, "a lower rate is worse");
     let rows = compare(&[&with_resource("a", "cpu", Percent, 40.0), &with_resource("b", "cpu", Percent, 50.0)], &th());
     assert_eq!(rows[0].cells[1].verdict, Verdict::Regressed, "more CPU is worse");
@@ -72,7 +102,13 @@ fn resource_statistics_know_which_way_is_better() {
 fn a_kpi_without_direction_follows_its_unit() {
     let kpi = |id: &str, v: f64| Run {
         id: id.into(),
-        kpis: vec![Kpi { name: "Indexing".into(), value: v, unit: crate::bundle::Unit::PerSecond, direction: None, note: None }],
+        kpis: vec![Kpi {
+            name: "Indexing".into(),
+            value: v,
+            unit: crate::bundle::Unit::PerSecond,
+            direction: None,
+            note: None,
+        }],
         ..Default::default()
     };
     let rows = compare(&[&kpi("a", 100.0), &kpi("b", 120.0)], &th());
@@ -83,7 +119,12 @@ fn a_kpi_without_direction_follows_its_unit() {
 fn errors_are_compared_as_rates() {
     let tx = |id: &str, samples: u64, errors: u64| Run {
         id: id.into(),
-        transactions: vec![Transaction { name: "t".into(), samples: Some(samples), errors: Some(errors), ..Default::default() }],
+        transactions: vec![Transaction {
+            name: "t".into(),
+            samples: Some(samples),
+            errors: Some(errors),
+            ..Default::default()
+        }],
         ..Default::default()
     };
     let rows = compare(&[&tx("a", 1000, 10), &tx("b", 2000, 20)], &th());
@@ -108,7 +149,8 @@ fn errors_are_compared_as_rates() {
 #[test]
 fn units_that_differ_are_not_comparable() {
     use crate::bundle::Unit::*;
-    let rows = compare(&[&with_resource("a", "memory", Percent, 40.0), &with_resource("b", "memory", Bytes, 4e9)], &th());
+    let rows =
+        compare(&[&with_resource("a", "memory", Percent, 40.0), &with_resource("b", "memory", Bytes, 4e9)], &th());
     assert_eq!(rows[0].unit, Percent, "the baseline's unit, not the first run's to have it");
     let c = rows[0].cells[1];
     assert_eq!((c.verdict, c.unit), (Verdict::NotComparable, Bytes));
@@ -136,11 +178,16 @@ fn vanished_transactions_and_new_errors_are_regressions() {
 
 #[test]
 fn the_verdict_follows_the_shown_rounding() {
-    let (a, b, c) = (run("a", None, Some(100.0), None), run("b", None, Some(104.96), None), run("c", None, Some(105.0), None));
+    let (a, b, c) =
+        (run("a", None, Some(100.0), None), run("b", None, Some(104.96), None), run("c", None, Some(105.0), None));
     let rows = compare(&[&a, &b, &c], &th());
     let p95 = find(&rows, "search", "p95");
     assert_eq!(crate::format::relative(0.0496), "+5.0%");
-    assert_eq!((p95.cells[1].verdict, p95.cells[2].verdict), (Verdict::Regressed, Verdict::Regressed), "both read +5.0%");
+    assert_eq!(
+        (p95.cells[1].verdict, p95.cells[2].verdict),
+        (Verdict::Regressed, Verdict::Regressed),
+        "both read +5.0%"
+    );
     let d = run("d", None, Some(104.94), None);
     assert_eq!(find(&compare(&[&a, &d], &th()), "search", "p95").cells[1].verdict, Verdict::WithinNoise, "+4.9%");
     // 60 s vs 89 s is +48 % and must not read "1 min vs 1 min".
@@ -151,7 +198,13 @@ fn the_verdict_follows_the_shown_rounding() {
 
 #[test]
 fn percentages_change_in_points() {
-    let rows = compare(&[&with_resource("a", "cpu", crate::bundle::Unit::Percent, 2.0), &with_resource("b", "cpu", crate::bundle::Unit::Percent, 2.2)], &th());
+    let rows = compare(
+        &[
+            &with_resource("a", "cpu", crate::bundle::Unit::Percent, 2.0),
+            &with_resource("b", "cpu", crate::bundle::Unit::Percent, 2.2),
+        ],
+        &th(),
+    );
     let c = rows[0].cells[1];
     assert!(matches!(c.change, Some(Change::Points(p)) if (p - 0.2).abs() < 1e-9), "{c:?}");
     assert_eq!(c.verdict, Verdict::WithinNoise, "+0.2 pp, not +10 %");
@@ -161,7 +214,13 @@ fn percentages_change_in_points() {
 fn marks_added_removed_and_neutral() {
     let a = run("a", None, Some(100.0), None);
     let mut b = run("b", Some(10.0), None, None);
-    let docs = |v| Kpi { name: "docs".into(), value: v, unit: crate::bundle::Unit::Count, direction: Some(Direction::Neutral), note: None };
+    let docs = |v| Kpi {
+        name: "docs".into(),
+        value: v,
+        unit: crate::bundle::Unit::Count,
+        direction: Some(Direction::Neutral),
+        note: None,
+    };
     b.kpis.push(docs(5.0));
     let c = Run { kpis: vec![docs(9.0)], ..a.clone() };
     let rows = compare(&[&c, &b], &th());
@@ -174,12 +233,37 @@ fn marks_added_removed_and_neutral() {
 
 #[test]
 fn metrics_of_one_key_stay_together() {
-    let res = |phases: Vec<Phase>| Resource { service: "s".into(), metric: "cpu".into(), unit: crate::bundle::Unit::Percent, average: Some(1.0), phases, ..Default::default() };
-    let other = Resource { service: "t".into(), metric: "cpu".into(), unit: crate::bundle::Unit::Percent, average: Some(2.0), ..Default::default() };
+    let res = |phases: Vec<Phase>| Resource {
+        service: "s".into(),
+        metric: "cpu".into(),
+        unit: crate::bundle::Unit::Percent,
+        average: Some(1.0),
+        phases,
+        ..Default::default()
+    };
+    let other = Resource {
+        service: "t".into(),
+        metric: "cpu".into(),
+        unit: crate::bundle::Unit::Percent,
+        average: Some(2.0),
+        ..Default::default()
+    };
     let a = Run { id: "a".into(), resources: vec![res(vec![]), other.clone()], ..Default::default() };
-    let b = Run { id: "b".into(), resources: vec![res(vec![Phase { label: "late".into(), average: Some(3.0), peak: None }]), other], ..Default::default() };
-    let keys: Vec<(String, String)> = compare(&[&a, &b], &th()).into_iter().map(|r| (r.key.to_string(), r.metric.to_string())).collect();
-    assert_eq!(keys, vec![("s · cpu".into(), "average".into()), ("s · cpu".into(), "average (late)".into()), ("t · cpu".into(), "average".into())]);
+    let b = Run {
+        id: "b".into(),
+        resources: vec![res(vec![Phase { label: "late".into(), average: Some(3.0), peak: None }]), other],
+        ..Default::default()
+    };
+    let keys: Vec<(String, String)> =
+        compare(&[&a, &b], &th()).into_iter().map(|r| (r.key.to_string(), r.metric.to_string())).collect();
+    assert_eq!(
+        keys,
+        vec![
+            ("s · cpu".into(), "average".into()),
+            ("s · cpu".into(), "average (late)".into()),
+            ("t · cpu".into(), "average".into())
+        ]
+    );
 }
 
 #[test]
@@ -199,9 +283,23 @@ mod statistics {
         let q = |p: f64| {
             let rank = (p * n as f64).ceil() as u64;
             let mut seen = 0;
-            h.upper_bounds_ms.iter().zip(&h.counts).find(|(_, c)| { seen += **c; seen >= rank }).map(|(b, _)| *b)
+            h.upper_bounds_ms
+                .iter()
+                .zip(&h.counts)
+                .find(|(_, c)| {
+                    seen += **c;
+                    seen >= rank
+                })
+                .map(|(b, _)| *b)
         };
-        let t = Transaction { name: "search".into(), samples: Some(n), median_ms: q(0.5), p95_ms: q(0.95), histogram: Some(h), ..Default::default() };
+        let t = Transaction {
+            name: "search".into(),
+            samples: Some(n),
+            median_ms: q(0.5),
+            p95_ms: q(0.95),
+            histogram: Some(h),
+            ..Default::default()
+        };
         Run { id: id.into(), label: id.into(), transactions: vec![t], ..Default::default() }
     }
 
@@ -241,7 +339,11 @@ mod statistics {
             let r = find(&rows, "search", m);
             assert_eq!(r.cells[1].verdict, Verdict::Regressed, "{m}: {}", r.reason(1));
             assert!(matches!(r.cells[1].change, Some(Change::Rel(x)) if x > 0.15), "{m} +25 %");
-            assert!(matches!(r.cells[1].why, Why::Interval { interval, .. } if interval.lo > 0.1), "{m}: {}", r.reason(1));
+            assert!(
+                matches!(r.cells[1].why, Why::Interval { interval, .. } if interval.lo > 0.1),
+                "{m}: {}",
+                r.reason(1)
+            );
             assert_eq!(r.cells[2].verdict, Verdict::Improved, "{m}: {}", r.reason(2));
         }
     }
@@ -269,10 +371,25 @@ mod statistics {
 #[test]
 fn rows_share_names_and_past_the_shared_list_keep_their_own() {
     // 50 phases give 100 metric names of one resource, past the list of shared names (64).
-    let phases: Vec<Phase> = (0..50).map(|i| Phase { label: format!("phase {i}"), average: Some(i as f64), peak: Some(2.0 * i as f64) }).collect();
-    let res = Resource { service: "s".into(), metric: "cpu".into(), unit: crate::bundle::Unit::Percent, average: Some(1.0), phases, ..Default::default() };
-    let tx = |name: &str| Transaction { name: name.into(), p95_ms: Some(10.0), mean_ms: Some(5.0), ..Default::default() };
-    let a = Run { id: "a".into(), resources: vec![res.clone()], transactions: vec![tx("login"), tx("search")], ..Default::default() };
+    let phases: Vec<Phase> = (0..50)
+        .map(|i| Phase { label: format!("phase {i}"), average: Some(i as f64), peak: Some(2.0 * i as f64) })
+        .collect();
+    let res = Resource {
+        service: "s".into(),
+        metric: "cpu".into(),
+        unit: crate::bundle::Unit::Percent,
+        average: Some(1.0),
+        phases,
+        ..Default::default()
+    };
+    let tx =
+        |name: &str| Transaction { name: name.into(), p95_ms: Some(10.0), mean_ms: Some(5.0), ..Default::default() };
+    let a = Run {
+        id: "a".into(),
+        resources: vec![res.clone()],
+        transactions: vec![tx("login"), tx("search")],
+        ..Default::default()
+    };
     let b = Run { id: "b".into(), ..a.clone() };
     let rows = compare(&[&a, &b], &th());
     for i in 0..50 {

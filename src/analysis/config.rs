@@ -100,7 +100,13 @@ mod tests {
 
     #[test]
     fn marks_changed_settings() {
-        let m = |cpu, meta| ModuleConfig { module: "mod-search".into(), cpu_units: Some(cpu), max_metaspace_mib: Some(meta), xmx_mib: Some(1440), ..Default::default() };
+        let m = |cpu, meta| ModuleConfig {
+            module: "mod-search".into(),
+            cpu_units: Some(cpu),
+            max_metaspace_mib: Some(meta),
+            xmx_mib: Some(1440),
+            ..Default::default()
+        };
         let a = Run { id: "a".into(), modules: vec![m(400, 1024)], ..Default::default() };
         let b = Run { id: "b".into(), modules: vec![m(2048, 512)], ..Default::default() };
         let rows = config_diff(&[&a, &b]);

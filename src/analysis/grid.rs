@@ -71,7 +71,9 @@ pub fn grid(runs: &[&Run], row: &Row, dims: (&str, &str), th: &Thresholds) -> Gr
     let (rd, cd) = dims;
     let (row_values, col_values) = (distinct(runs, rd), distinct(runs, cd));
     let find = |rv: &str, cv: &str| {
-        runs.iter().position(|r| r.dimensions.get(rd).is_some_and(|v| v == rv) && r.dimensions.get(cd).is_some_and(|v| v == cv))
+        runs.iter().position(|r| {
+            r.dimensions.get(rd).is_some_and(|v| v == rv) && r.dimensions.get(cd).is_some_and(|v| v == cv)
+        })
     };
     let value = |i: usize| row.cells.get(i).and_then(|c| c.value);
     let index: Vec<Vec<Option<usize>>> =
@@ -87,7 +89,8 @@ pub fn grid(runs: &[&Run], row: &Row, dims: (&str, &str), th: &Thresholds) -> Gr
                     let v = value(i);
                     let against = |other: Option<usize>| {
                         let o = other?;
-                        compare_one(&[runs[o], runs[i]], th, row.section, &row.key, &row.metric).and_then(|r| r.cells.get(1).copied())
+                        compare_one(&[runs[o], runs[i]], th, row.section, &row.key, &row.metric)
+                            .and_then(|r| r.cells.get(1).copied())
                     };
                     Some(GridCell {
                         run_id: runs[i].id.clone(),
@@ -116,7 +119,12 @@ mod tests {
 
     #[test]
     fn lays_out_platform_by_users_with_deltas_on_both_axes() {
-        let runs = [run("a", "classic", "20", 110.0), run("b", "eureka", "1", 90.0), run("c", "classic", "1", 100.0), run("d", "eureka", "20", 120.0)];
+        let runs = [
+            run("a", "classic", "20", 110.0),
+            run("b", "eureka", "1", 90.0),
+            run("c", "classic", "1", 100.0),
+            run("d", "eureka", "20", 120.0),
+        ];
         let refs: Vec<&Run> = runs.iter().collect();
         let dims = grid_dims(&refs).unwrap();
         assert_eq!(dims, ("platform".to_string(), "users".to_string()));
@@ -137,7 +145,11 @@ mod tests {
         let with_failed = [runs[0].clone(), failed, runs[2].clone(), runs[3].clone()];
         let refs2: Vec<&Run> = with_failed.iter().collect();
         let g2 = grid(&refs2, &compare(&refs2, &th)[0], (&dims.0, &dims.1), &th);
-        assert_eq!(g2.cells[1][1].as_ref().unwrap().vs_left.unwrap().verdict, Verdict::NotComparable, "against a failed run");
+        assert_eq!(
+            g2.cells[1][1].as_ref().unwrap().vs_left.unwrap().verdict,
+            Verdict::NotComparable,
+            "against a failed run"
+        );
         assert!(g.cells[0][0].as_ref().unwrap().vs_left.is_none());
     }
 

@@ -95,7 +95,11 @@ impl Change {
 
 /// Error rates are small: shown to 0.01 pp; other points to 0.1 pp.
 pub fn points_decimals(family: Family) -> usize {
-    if family == Family::ErrorRate { 2 } else { 1 }
+    if family == Family::ErrorRate {
+        2
+    } else {
+        1
+    }
 }
 
 /// Why a cell got its verdict; `Cell::reason` turns it into a sentence.
@@ -105,13 +109,27 @@ pub enum Why {
     /// Judged against the family's threshold (percent or percentage points, as the change).
     Threshold(f64),
     /// Judged by a 95 % interval of the change (in the change's measure) and the threshold.
-    Interval { interval: Interval, threshold: f64, method: Method },
+    Interval {
+        interval: Interval,
+        threshold: f64,
+        method: Method,
+    },
     /// Fewer samples than the minimum in a run.
-    FewSamples { base: Option<f64>, this: Option<f64>, min: u64 },
+    FewSamples {
+        base: Option<f64>,
+        this: Option<f64>,
+        min: u64,
+    },
     /// The baseline (or this run) did not complete.
-    Failed { baseline: bool, status: RunStatus },
+    Failed {
+        baseline: bool,
+        status: RunStatus,
+    },
     /// The unit differs from the baseline's.
-    UnitMismatch { base: Unit, this: Unit },
+    UnitMismatch {
+        base: Unit,
+        this: Unit,
+    },
     /// Errors with neither samples nor durations to turn them into rates.
     NoRate,
     /// Beyond the threshold, in a metric whose better direction is unknown.
@@ -182,7 +200,13 @@ fn failed(s: RunStatus) -> bool {
 }
 
 /// The change from `b` to `v` by the spec's measure, with the interval method's inputs.
-fn change_of(spec: &Spec, base: &Side, this: &Side, b: f64, v: f64) -> Result<(Change, Option<(Interval, Method)>), Why> {
+fn change_of(
+    spec: &Spec,
+    base: &Side,
+    this: &Side,
+    b: f64,
+    v: f64,
+) -> Result<(Change, Option<(Interval, Method)>), Why> {
     match spec.measure {
         Measure::Points => Ok((Change::Points(v - b), None)),
         Measure::Relative => Ok((relative(b, v), None)),
@@ -210,7 +234,14 @@ fn relative(b: f64, v: f64) -> Change {
 
 /// Judges `this` against `base`. `interval` is a bootstrap interval of the relative change, when
 /// the runs carry distributions for this statistic.
-pub(crate) fn judge(spec: &Spec, section: Section, base: &Side, this: &Side, th: &Thresholds, interval: Option<Interval>) -> Cell {
+pub(crate) fn judge(
+    spec: &Spec,
+    section: Section,
+    base: &Side,
+    this: &Side,
+    th: &Thresholds,
+    interval: Option<Interval>,
+) -> Cell {
     let (b, v) = match (base.value, this.value) {
         (Some(b), Some(v)) => (b, v),
         (None, None) => {
@@ -223,7 +254,12 @@ pub(crate) fn judge(spec: &Spec, section: Section, base: &Side, this: &Side, th:
         }
         (Some(_), None) => {
             return match () {
-                _ if failed(this.status) => Cell::bare(None, this.unit, Verdict::NotComparable, Why::Failed { baseline: false, status: this.status }),
+                _ if failed(this.status) => Cell::bare(
+                    None,
+                    this.unit,
+                    Verdict::NotComparable,
+                    Why::Failed { baseline: false, status: this.status },
+                ),
                 _ if !this.has_section => Cell::bare(None, this.unit, Verdict::Missing, Why::SectionAbsent(section)),
                 _ if !this.has_key => Cell::bare(None, this.unit, Verdict::Removed, Why::Vanished(section)),
                 _ => Cell::bare(None, this.unit, Verdict::Missing, Why::NotStated),
@@ -235,9 +271,21 @@ pub(crate) fn judge(spec: &Spec, section: Section, base: &Side, this: &Side, th:
         return Cell::bare(Some(v), this.unit, Verdict::NotComparable, Why::Failed { baseline, status });
     }
     if base.unit != this.unit {
-        return Cell::bare(Some(v), this.unit, Verdict::NotComparable, Why::UnitMismatch { base: base.unit, this: this.unit });
+        return Cell::bare(
+            Some(v),
+            this.unit,
+            Verdict::NotComparable,
+            Why::UnitMismatch { base: base.unit, this: this.unit },
+        );
     }
-    let mut cell = Cell { value: Some(v), unit: this.unit, abs: Some(v - b), change: None, verdict: Verdict::WithinNoise, why: Why::None };
+    let mut cell = Cell {
+        value: Some(v),
+        unit: this.unit,
+        abs: Some(v - b),
+        change: None,
+        verdict: Verdict::WithinNoise,
+        why: Why::None,
+    };
     let (change, score) = match change_of(spec, base, this, b, v) {
         Ok(c) => c,
         Err(why) => return Cell { verdict: Verdict::NotComparable, why, ..cell },
@@ -261,7 +309,10 @@ pub(crate) fn judge(spec: &Spec, section: Section, base: &Side, this: &Side, th:
     // With an interval, a change is beyond noise only if the interval excludes no change on the
     // side the change is on.
     let (beyond, why) = match interval {
-        Some((i, method)) => (beyond && if rising { i.lo > 0.0 } else { i.hi < 0.0 }, Why::Interval { interval: i, threshold: t, method }),
+        Some((i, method)) => (
+            beyond && if rising { i.lo > 0.0 } else { i.hi < 0.0 },
+            Why::Interval { interval: i, threshold: t, method },
+        ),
         None => (beyond, Why::Threshold(t)),
     };
     cell.why = why;
@@ -318,15 +369,27 @@ impl Cell {
             }
             Why::FewSamples { base, this, min } => {
                 let n = |x: Option<f64>| x.map_or("unknown".to_string(), format::number);
-                format!("too few samples to judge: {} in the baseline, {} here (at least {min} needed)", n(base), n(this))
+                format!(
+                    "too few samples to judge: {} in the baseline, {} here (at least {min} needed)",
+                    n(base),
+                    n(this)
+                )
             }
-            Why::Failed { baseline: true, status } => format!("the baseline run {}; its figures are not comparable", status_word(status)),
-            Why::Failed { baseline: false, status } => format!("this run {}; its figures are not comparable", status_word(status)),
-            Why::UnitMismatch { base, this } => format!("units differ: {} here, {} in the baseline", unit_name(this), unit_name(base)),
+            Why::Failed { baseline: true, status } => {
+                format!("the baseline run {}; its figures are not comparable", status_word(status))
+            }
+            Why::Failed { baseline: false, status } => {
+                format!("this run {}; its figures are not comparable", status_word(status))
+            }
+            Why::UnitMismatch { base, this } => {
+                format!("units differ: {} here, {} in the baseline", unit_name(this), unit_name(base))
+            }
             Why::NoRate => "errors need sample counts (or durations) in both runs to become rates".into(),
             Why::NoDirection(t) => format!("{change} is beyond {}; the bundle does not say which way is better", th(t)),
             Why::SectionAbsent(s) => format!("this run has no {}", s.data_name()),
-            Why::Vanished(Section::Transaction) => "in the baseline but not in this run: the transaction vanished".into(),
+            Why::Vanished(Section::Transaction) => {
+                "in the baseline but not in this run: the transaction vanished".into()
+            }
             Why::Vanished(_) => "in the baseline but not in this run".into(),
             Why::New(Section::Error) => "a new error: not in the baseline".into(),
             Why::New(_) => "not in the baseline".into(),

@@ -11,7 +11,9 @@ pub mod noise;
 mod summary;
 pub mod trend;
 
-pub use compare::{compare, compare_one, compare_with, intervals, Cell, Change, Intervals, Method, Row, Verdict, Why, INTERVAL_METRICS};
+pub use compare::{
+    compare, compare_one, compare_with, intervals, Cell, Change, Intervals, Method, Row, Verdict, Why, INTERVAL_METRICS,
+};
 pub use config::{config_diff, ConfigRow};
 pub use grid::{grid, grid_dims, Grid, GridCell};
 pub use judge::{points_decimals, unit_name};

@@ -163,7 +163,14 @@ impl<'h> Cdf<'h> {
             return None;
         }
         let mut acc = 0.0;
-        let cum = h.counts.iter().map(|c| { acc += *c as f64; acc }).collect();
+        let cum = h
+            .counts
+            .iter()
+            .map(|c| {
+                acc += *c as f64;
+                acc
+            })
+            .collect();
         Some(Cdf { bounds: &h.upper_bounds_ms, cum, n })
     }
 
@@ -370,7 +377,12 @@ impl Bootstrap {
 
     /// `quantile_change` of several quantiles, each with its seed, of one pair of histograms:
     /// each histogram is checked and accumulated once, not once per quantile.
-    pub fn quantile_changes<const N: usize>(&self, a: &Histogram, b: &Histogram, qs: [(f64, u64); N]) -> [Option<Interval>; N] {
+    pub fn quantile_changes<const N: usize>(
+        &self,
+        a: &Histogram,
+        b: &Histogram,
+        qs: [(f64, u64); N],
+    ) -> [Option<Interval>; N] {
         match (Cdf::new(a), Cdf::new(b)) {
             (Some(ca), Some(cb)) => qs.map(|(q, seed)| self.change_of(&ca, &cb, q, seed)),
             _ => [None; N],
@@ -381,7 +393,9 @@ impl Bootstrap {
         let qa = Self::replicates(ca, q, &self.za, seed);
         let qb = Self::replicates(cb, q, &self.zb, seed ^ 0x5bd1_e995);
         match (&qa, &qb) {
-            (Replicates::Sorted(ra), Replicates::Sorted(rb)) if ra.len() * rb.len() <= MAX_PAIRED_RUNS => self.interval_of_runs(ra, rb),
+            (Replicates::Sorted(ra), Replicates::Sorted(rb)) if ra.len() * rb.len() <= MAX_PAIRED_RUNS => {
+                self.interval_of_runs(ra, rb)
+            }
             _ => self.interval_of_list(&qa.values(), &qb.values()),
         }
     }
@@ -517,7 +531,8 @@ pub(crate) mod tests {
         // in about 95 of 100 pairs (a badly calibrated method would be far off).
         let covered = (0..100u64)
             .filter(|s| {
-                let i = quantile_change(&lognormal(400, 250.0, 1000 + s), &lognormal(400, 250.0, 5000 + s), 0.5, *s).unwrap();
+                let i = quantile_change(&lognormal(400, 250.0, 1000 + s), &lognormal(400, 250.0, 5000 + s), 0.5, *s)
+                    .unwrap();
                 i.lo <= 0.0 && i.hi >= 0.0
             })
             .count();
@@ -558,14 +573,29 @@ pub(crate) mod tests {
         for s in 0..60u64 {
             let (n, median) = (600 + 97 * s as usize, 20.0 + 11.0 * s as f64);
             let a = lognormal(n, median, 100 + s);
-            let b = if s % 3 == 0 { scaled(&lognormal(n / 2 + 300, median, 200 + s), 1.07) } else { lognormal(n + 50, median * 1.02, 300 + s) };
-            let a = if s % 7 == 0 { Histogram { upper_bounds_ms: [0.0].iter().chain(&a.upper_bounds_ms).copied().collect(), counts: [n as u64 / 2].iter().chain(&a.counts).copied().collect() } } else { a };
+            let b = if s % 3 == 0 {
+                scaled(&lognormal(n / 2 + 300, median, 200 + s), 1.07)
+            } else {
+                lognormal(n + 50, median * 1.02, 300 + s)
+            };
+            let a = if s % 7 == 0 {
+                Histogram {
+                    upper_bounds_ms: [0.0].iter().chain(&a.upper_bounds_ms).copied().collect(),
+                    counts: [n as u64 / 2].iter().chain(&a.counts).copied().collect(),
+                }
+            } else {
+                a
+            };
             for q in [0.5, 0.95] {
                 let (ca, cb) = (Cdf::new(&a).unwrap(), Cdf::new(&b).unwrap());
                 let qa = Bootstrap::replicates(&ca, q, &boot.za, 1);
                 let qb = Bootstrap::replicates(&cb, q, &boot.zb, 2);
                 let (Replicates::Sorted(ra), Replicates::Sorted(rb)) = (&qa, &qb) else { continue };
-                assert_eq!(boot.interval_of_runs(ra, rb), boot.interval_of_list(&qa.values(), &qb.values()), "seed {s}, q {q}");
+                assert_eq!(
+                    boot.interval_of_runs(ra, rb),
+                    boot.interval_of_list(&qa.values(), &qb.values()),
+                    "seed {s}, q {q}"
+                );
                 compared += 1;
             }
         }
@@ -578,10 +608,14 @@ pub(crate) mod tests {
         // the replicate quantiles as runs, by search and by the sweep, bit for bit; and a
         // sequence that bends back (not monotone) takes the sweep.
         let boot = Bootstrap::shared();
-        let mut hs: Vec<Histogram> = (0..40u64).map(|s| lognormal(600 + 97 * s as usize, 20.0 + 11.0 * s as f64, 100 + s)).collect();
+        let mut hs: Vec<Histogram> =
+            (0..40u64).map(|s| lognormal(600 + 97 * s as usize, 20.0 + 11.0 * s as f64, 100 + s)).collect();
         hs.push(Histogram { upper_bounds_ms: vec![5.0], counts: vec![400] });
         hs.push(Histogram { upper_bounds_ms: vec![1.0, 2.0, 3.0], counts: vec![0, 200, 0] });
-        hs.push(Histogram { upper_bounds_ms: (1..=300).map(f64::from).collect(), counts: (1..=300).map(|i| 1 + (i % 3)).collect() });
+        hs.push(Histogram {
+            upper_bounds_ms: (1..=300).map(f64::from).collect(),
+            counts: (1..=300).map(|i| 1 + (i % 3)).collect(),
+        });
         let mut checked = 0;
         for h in &hs {
             let c = Cdf::new(h).unwrap();
@@ -627,7 +661,12 @@ pub(crate) mod tests {
             let n = a + b;
             let sd = (a * b / (n * n * (n + 1.0))).sqrt();
             for i in [1000, 39_000] {
-                assert!((exact[i] - approx[i]).abs() < 0.1 * sd, "Beta({a}, {b}) at {i}: {} vs {}", exact[i], approx[i]);
+                assert!(
+                    (exact[i] - approx[i]).abs() < 0.1 * sd,
+                    "Beta({a}, {b}) at {i}: {} vs {}",
+                    exact[i],
+                    approx[i]
+                );
             }
         }
     }

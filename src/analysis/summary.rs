@@ -27,7 +27,13 @@ pub struct Counts {
 
 impl Counts {
     pub fn total(&self) -> usize {
-        self.regressed + self.improved + self.within_noise + self.changed + self.not_enough_data + self.not_comparable + self.unmatched
+        self.regressed
+            + self.improved
+            + self.within_noise
+            + self.changed
+            + self.not_enough_data
+            + self.not_comparable
+            + self.unmatched
     }
 
     fn add(&mut self, v: Outcome) {
@@ -106,8 +112,10 @@ fn describe(r: &Row, c: &Cell) -> (String, f64) {
                 Why::Interval { threshold, .. } => threshold,
                 _ => 1.0,
             };
-            let rank = c.change.map_or(0.0, |ch| if let Change::Abs(_) = ch { 1e5 } else { ch.severity(r.spec.family, t) });
-            let what = if r.metric.is_empty() || &*r.metric == "count" { change } else { format!("{} {change}", r.metric) };
+            let rank =
+                c.change.map_or(0.0, |ch| if let Change::Abs(_) = ch { 1e5 } else { ch.severity(r.spec.family, t) });
+            let what =
+                if r.metric.is_empty() || &*r.metric == "count" { change } else { format!("{} {change}", r.metric) };
             (what, rank)
         }
     }
@@ -129,7 +137,13 @@ pub fn summarize(rows: &[Row], ci: usize) -> Summary {
     let mut by_key: HashMap<&str, Vec<&Row>> = HashMap::new();
     let mut order: Vec<&str> = Vec::new();
     for r in rows.iter().filter(|r| r.section == Section::Transaction) {
-        by_key.entry(&r.key).or_insert_with(|| { order.push(&r.key); Vec::new() }).push(r);
+        by_key
+            .entry(&r.key)
+            .or_insert_with(|| {
+                order.push(&r.key);
+                Vec::new()
+            })
+            .push(r);
     }
     let mut absent = 0;
     for key in &order {
@@ -146,14 +160,22 @@ pub fn summarize(rows: &[Row], ci: usize) -> Summary {
         }
         s.transactions.add(o);
         if o == Outcome::Regressed {
-            if let Some((what, rank)) = cells.iter().filter(|(_, c)| c.is_regression()).map(|(r, c)| describe(r, c)).max_by(|a, b| a.1.total_cmp(&b.1)) {
+            if let Some((what, rank)) = cells
+                .iter()
+                .filter(|(_, c)| c.is_regression())
+                .map(|(r, c)| describe(r, c))
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+            {
                 worst.push(Worst { section: Section::Transaction, key: key.to_string(), what, rank });
             }
         }
     }
     s.no_transactions = absent > 0 && absent == order.len();
     s.no_baseline_transactions = !order.is_empty()
-        && rows.iter().filter(|r| r.section == Section::Transaction).all(|r| r.cells.first().is_none_or(|c| c.value.is_none()));
+        && rows
+            .iter()
+            .filter(|r| r.section == Section::Transaction)
+            .all(|r| r.cells.first().is_none_or(|c| c.value.is_none()));
     for r in rows.iter().filter(|r| r.section != Section::Transaction) {
         let Some(c) = r.cells.get(ci) else { continue };
         if matches!(c.why, Why::Failed { .. }) {
@@ -219,7 +241,12 @@ impl Summary {
             sentences.push(format!("{cand} did not complete, so its figures are not comparable."));
         }
         let t = &self.transactions;
-        let none = |who: &str| format!("none of {} can be judged: {who} has no per-transaction latency.", plural(t.total(), "transaction", "transactions"));
+        let none = |who: &str| {
+            format!(
+                "none of {} can be judged: {who} has no per-transaction latency.",
+                plural(t.total(), "transaction", "transactions")
+            )
+        };
         if self.no_transactions {
             sentences.push(none(cand));
         } else if self.no_baseline_transactions {
@@ -229,15 +256,16 @@ impl Summary {
         }
         let o = &self.others;
         if o.total() > 0 {
-            let what = if t.total() > 0 { plural(o.total(), "other figure", "other figures") } else { plural(o.total(), "figure", "figures") };
+            let what = if t.total() > 0 {
+                plural(o.total(), "other figure", "other figures")
+            } else {
+                plural(o.total(), "figure", "figures")
+            };
             sentences.push(format!("of {what}, {}.", counts_text(o)));
         }
         // The first sentence follows "…: " in lower case; the others start with a capital.
-        let body: Vec<String> = sentences
-            .into_iter()
-            .enumerate()
-            .map(|(i, s)| if i == 0 { s } else { capitalized(&s) })
-            .collect();
+        let body: Vec<String> =
+            sentences.into_iter().enumerate().map(|(i, s)| if i == 0 { s } else { capitalized(&s) }).collect();
         format!("{cand} against {base}: {}", body.join(" "))
     }
 }
@@ -257,16 +285,36 @@ mod tests {
     use crate::model::Thresholds;
 
     fn tx(name: &str, p95: f64, samples: u64) -> Transaction {
-        Transaction { name: name.into(), p95_ms: Some(p95), median_ms: Some(p95 / 2.0), samples: Some(samples), ..Default::default() }
+        Transaction {
+            name: name.into(),
+            p95_ms: Some(p95),
+            median_ms: Some(p95 / 2.0),
+            samples: Some(samples),
+            ..Default::default()
+        }
     }
 
     #[test]
     fn counts_transactions_and_names_the_worst() {
-        let a = Run { id: "a".into(), duration_s: Some(100.0), transactions: vec![tx("x", 100.0, 100), tx("y", 100.0, 100), tx("z", 100.0, 5), tx("gone", 1.0, 100)], ..Default::default() };
-        let b = Run { id: "b".into(), duration_s: Some(80.0), transactions: vec![tx("x", 130.0, 100), tx("y", 101.0, 100), tx("z", 300.0, 5)], ..Default::default() };
+        let a = Run {
+            id: "a".into(),
+            duration_s: Some(100.0),
+            transactions: vec![tx("x", 100.0, 100), tx("y", 100.0, 100), tx("z", 100.0, 5), tx("gone", 1.0, 100)],
+            ..Default::default()
+        };
+        let b = Run {
+            id: "b".into(),
+            duration_s: Some(80.0),
+            transactions: vec![tx("x", 130.0, 100), tx("y", 101.0, 100), tx("z", 300.0, 5)],
+            ..Default::default()
+        };
         let rows = compare(&[&a, &b], &Thresholds::default());
         let s = summarize(&rows, 1);
-        assert_eq!((s.transactions.regressed, s.transactions.within_noise, s.transactions.not_enough_data), (2, 1, 1), "{s:?}");
+        assert_eq!(
+            (s.transactions.regressed, s.transactions.within_noise, s.transactions.not_enough_data),
+            (2, 1, 1),
+            "{s:?}"
+        );
         assert_eq!(s.others.improved, 1, "the duration");
         let text = s.sentence(&["A".into(), "B".into()]);
         assert!(text.starts_with("B against A: of 4 transactions, 2 regressed and 0 improved beyond noise, 1 within noise, 1 with too few samples. Of 1 other figure, 0 regressed and 1 improved beyond noise."), "{text}");
@@ -279,8 +327,12 @@ mod tests {
         let b = Run { id: "b".into(), duration_s: Some(1.0), ..Default::default() };
         let s = summarize(&compare(&[&a, &b], &Thresholds::default()), 1);
         assert!(s.no_transactions);
-        assert!(s.sentence(&["A".into(), "B".into()]).contains("none of 1 transaction can be judged: B has no per-transaction latency"));
+        assert!(s
+            .sentence(&["A".into(), "B".into()])
+            .contains("none of 1 transaction can be judged: B has no per-transaction latency"));
         let back = summarize(&compare(&[&b, &a], &Thresholds::default()), 1);
-        assert!(back.sentence(&["B".into(), "A".into()]).contains("none of 1 transaction can be judged: the baseline, B, has no per-transaction latency"));
+        assert!(back
+            .sentence(&["B".into(), "A".into()])
+            .contains("none of 1 transaction can be judged: the baseline, B, has no per-transaction latency"));
     }
 }

@@ -5,9 +5,9 @@
 use super::compare::{compare_one, Row};
 use crate::bundle::Run;
 use crate::model::{facts, Section, Thresholds};
-use std::cmp::Ordering;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
+use std::cmp::Ordering;
 
 /// Orders that are not dimension keys.
 pub const ORDER_START: &str = "start";
@@ -126,7 +126,11 @@ pub struct TrendMetric {
 impl TrendMetric {
     /// "key · metric", or the key alone (the `metric=` URL value).
     pub fn label(&self) -> String {
-        if self.metric.is_empty() { self.key.clone() } else { format!("{} · {}", self.key, self.metric) }
+        if self.metric.is_empty() {
+            self.key.clone()
+        } else {
+            format!("{} · {}", self.key, self.metric)
+        }
     }
 }
 
@@ -154,7 +158,9 @@ pub fn trend_metrics(runs: &[&Run]) -> Vec<TrendMetric> {
     }
     let mut list: Vec<(Key, (usize, usize, usize))> = seen.into_iter().filter(|(_, (_, n, _))| *n >= 2).collect();
     crate::order::sort_by_key(&mut list, |((s, _, _), (first, _, _))| (*s, *first));
-    list.into_iter().map(|((section, key, metric), _)| TrendMetric { section, key: key.into_owned(), metric: metric.into_owned() }).collect()
+    list.into_iter()
+        .map(|((section, key, metric), _)| TrendMetric { section, key: key.into_owned(), metric: metric.into_owned() })
+        .collect()
 }
 
 /// One metric across runs in order, judged against the baseline.
@@ -236,19 +242,46 @@ mod tests {
     #[test]
     fn metrics_are_those_of_two_runs_or_more_in_section_order_then_first_seen() {
         use crate::bundle::Transaction;
-        let tx = |name: &str, p95: f64| Transaction { name: name.into(), p95_ms: Some(p95), p90_ms: Some(p95), ..Default::default() };
-        let run = |id: &str, dur: Option<f64>, txs: Vec<Transaction>| Run { id: id.into(), duration_s: dur, transactions: txs, ..Default::default() };
+        let tx = |name: &str, p95: f64| Transaction {
+            name: name.into(),
+            p95_ms: Some(p95),
+            p90_ms: Some(p95),
+            ..Default::default()
+        };
+        let run = |id: &str, dur: Option<f64>, txs: Vec<Transaction>| Run {
+            id: id.into(),
+            duration_s: dur,
+            transactions: txs,
+            ..Default::default()
+        };
         // "b" twice in the first run counts once for it; "twice-in-r1", "only-a" and "only-c" are
         // in one run each.
         let runs = [
-            run("r1", None, vec![tx("b", 1.0), tx("twice-in-r1", 1.0), tx("only-a", 1.0), tx("b", 2.0), tx("twice-in-r1", 2.0), tx("a", 1.0)]),
+            run(
+                "r1",
+                None,
+                vec![
+                    tx("b", 1.0),
+                    tx("twice-in-r1", 1.0),
+                    tx("only-a", 1.0),
+                    tx("b", 2.0),
+                    tx("twice-in-r1", 2.0),
+                    tx("a", 1.0),
+                ],
+            ),
             run("r2", Some(60.0), vec![tx("a", 1.0), tx("b", 1.0)]),
             run("r3", Some(70.0), vec![tx("only-c", 1.0)]),
         ];
         let refs: Vec<&Run> = runs.iter().collect();
-        let got: Vec<(Section, String, String)> = trend_metrics(&refs).into_iter().map(|m| (m.section, m.key, m.metric)).collect();
-        let want = [(Section::Duration, "Run duration", ""), (Section::Transaction, "b", "p95"), (Section::Transaction, "a", "p95")];
-        let want: Vec<(Section, String, String)> = want.iter().map(|(s, k, m)| (*s, k.to_string(), m.to_string())).collect();
+        let got: Vec<(Section, String, String)> =
+            trend_metrics(&refs).into_iter().map(|m| (m.section, m.key, m.metric)).collect();
+        let want = [
+            (Section::Duration, "Run duration", ""),
+            (Section::Transaction, "b", "p95"),
+            (Section::Transaction, "a", "p95"),
+        ];
+        let want: Vec<(Section, String, String)> =
+            want.iter().map(|(s, k, m)| (*s, k.to_string(), m.to_string())).collect();
         assert_eq!(got, want, "p90 is not a trend metric of a transaction; one run's metrics are not a trend");
         // A metric a later run adds to a key comes after every metric seen before it, not beside
         // its key's others: first appearance is over all metrics.

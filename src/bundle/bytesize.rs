@@ -4,7 +4,9 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A size in bytes. Serialized as an integer; deserialized from an integer or a human size string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, borsh::BorshSerialize, borsh::BorshDeserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
 pub struct ByteSize(pub u64);
 
 const UNITS: &[(&str, u64)] = &[
@@ -33,9 +35,7 @@ pub fn parse_human_size(text: &str) -> Result<u64, String> {
     if t.is_empty() {
         return Err("empty size".into());
     }
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     let unit = unit.trim();
     let value: f64 = crate::number::parse_f64(num).ok_or_else(|| format!("{text:?} does not start with a number"))?;
@@ -73,9 +73,7 @@ impl<'de> Deserialize<'de> for ByteSize {
                 Ok(ByteSize(v))
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ByteSize, E> {
-                u64::try_from(v)
-                    .map(ByteSize)
-                    .map_err(|_| E::custom("a byte size cannot be negative"))
+                u64::try_from(v).map(ByteSize).map_err(|_| E::custom("a byte size cannot be negative"))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<ByteSize, E> {
                 if v.is_finite() && v >= 0.0 {

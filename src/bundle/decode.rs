@@ -20,18 +20,33 @@ fn mib(n: u64) -> u64 {
 /// The text of a bundle file (see the module comment), or an error naming the file and the place.
 pub(crate) fn bundle_text<'a>(source: &str, bytes: &'a [u8]) -> Result<Cow<'a, str>, LoadError> {
     if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
-        return Err(error(source, LoadErrorKind::TooLarge, None, format!(
-            "the file is {} MiB; bundles are read whole, and {} MiB is the most a browser tab can safely hold",
-            mib(bytes.len() as u64), mib(MAX_DOCUMENT_BYTES))));
+        return Err(error(
+            source,
+            LoadErrorKind::TooLarge,
+            None,
+            format!(
+                "the file is {} MiB; bundles are read whole, and {} MiB is the most a browser tab can safely hold",
+                mib(bytes.len() as u64),
+                mib(MAX_DOCUMENT_BYTES)
+            ),
+        ));
     }
     if !bytes.starts_with(&[0x1f, 0x8b]) {
         return decode(bytes).map_err(|(pos, m)| error(source, LoadErrorKind::Syntax, pos, m));
     }
     let inflated = gunzip(bytes).map_err(|e| match e {
-        Gunzip::TooLarge => error(source, LoadErrorKind::TooLarge, None, format!(
-            "it decompresses to more than {} MiB, the most a bundle may have", mib(MAX_INFLATED_BYTES))),
-        Gunzip::Corrupt(e) => error(source, LoadErrorKind::Syntax, None, format!(
-            "the file looks gzip-compressed but could not be decompressed ({e})")),
+        Gunzip::TooLarge => error(
+            source,
+            LoadErrorKind::TooLarge,
+            None,
+            format!("it decompresses to more than {} MiB, the most a bundle may have", mib(MAX_INFLATED_BYTES)),
+        ),
+        Gunzip::Corrupt(e) => error(
+            source,
+            LoadErrorKind::Syntax,
+            None,
+            format!("the file looks gzip-compressed but could not be decompressed ({e})"),
+        ),
     })?;
     let text = match decode(&inflated) {
         // Valid UTF-8 without a BOM: reuse the buffer instead of copying it.
@@ -46,9 +61,11 @@ type Position = Option<(usize, usize)>;
 
 fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, (Position, String)> {
     match Encoding::for_bom(bytes) {
-        Some((enc, bom)) if enc != UTF_8 => enc
-            .decode_without_bom_handling_and_without_replacement(&bytes[bom..])
-            .ok_or_else(|| (None, format!("the file starts with a {} byte-order mark but is not valid {0}", enc.name()))),
+        Some((enc, bom)) if enc != UTF_8 => {
+            enc.decode_without_bom_handling_and_without_replacement(&bytes[bom..]).ok_or_else(|| {
+                (None, format!("the file starts with a {} byte-order mark but is not valid {0}", enc.name()))
+            })
+        }
         Some((_, bom)) => utf8(&bytes[bom..]),
         None => utf8(bytes),
     }
@@ -65,9 +82,14 @@ fn utf8(bytes: &[u8]) -> Result<Cow<'_, str>, (Position, String)> {
         let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
         det.feed(&bytes[..bytes.len().min(1 << 20)], true);
         let guess = det.guess(None, chardetng::Utf8Detection::Deny);
-        (Some((line, column)), format!(
-            "the text is not UTF-8 (byte 0x{byte:02X} here; the file looks like {}). JSON files must be UTF-8: \
-             save it as UTF-8 and open it again", guess.name()))
+        (
+            Some((line, column)),
+            format!(
+                "the text is not UTF-8 (byte 0x{byte:02X} here; the file looks like {}). JSON files must be UTF-8: \
+             save it as UTF-8 and open it again",
+                guess.name()
+            ),
+        )
     })
 }
 
@@ -96,7 +118,8 @@ mod tests {
     #[test]
     fn boms_select_the_encoding() {
         assert_eq!(bundle_text("a", b"\xEF\xBB\xBF{}").unwrap(), "{}");
-        let utf16: Vec<u8> = [0xFF, 0xFE].into_iter().chain("{\"é\":1}".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        let utf16: Vec<u8> =
+            [0xFF, 0xFE].into_iter().chain("{\"é\":1}".encode_utf16().flat_map(u16::to_le_bytes)).collect();
         assert_eq!(bundle_text("a", &utf16).unwrap(), "{\"é\":1}");
         let e = bundle_text("a", b"\xFE\xFF\xD8\x00").unwrap_err();
         assert!(e.message.contains("UTF-16BE"), "{e}");

@@ -150,23 +150,43 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
     match header.format.as_ref().and_then(|v| v.as_str()) {
         Some(FORMAT_NAME) => {}
         Some(other) => {
-            return Err(err(LoadErrorKind::NotABundle, Some("format".into()), None, None,
-                format!("this is not a runlens bundle (format is {other:?}, expected {FORMAT_NAME:?})")))
+            return Err(err(
+                LoadErrorKind::NotABundle,
+                Some("format".into()),
+                None,
+                None,
+                format!("this is not a runlens bundle (format is {other:?}, expected {FORMAT_NAME:?})"),
+            ))
         }
         None => {
-            return Err(err(LoadErrorKind::NotABundle, Some("format".into()), None, None,
-                format!("this is not a runlens bundle: there is no \"format\": \"{FORMAT_NAME}\" field")))
+            return Err(err(
+                LoadErrorKind::NotABundle,
+                Some("format".into()),
+                None,
+                None,
+                format!("this is not a runlens bundle: there is no \"format\": \"{FORMAT_NAME}\" field"),
+            ))
         }
     }
     match header.version.as_ref().and_then(|v| v.as_u64()) {
         Some(v) if v == u64::from(FORMAT_VERSION) => {}
         Some(v) => {
-            return Err(err(LoadErrorKind::UnsupportedVersion, Some("version".into()), None, None,
-                format!("bundle version {v} is not supported; this runlens reads version {FORMAT_VERSION}")))
+            return Err(err(
+                LoadErrorKind::UnsupportedVersion,
+                Some("version".into()),
+                None,
+                None,
+                format!("bundle version {v} is not supported; this runlens reads version {FORMAT_VERSION}"),
+            ))
         }
         None => {
-            return Err(err(LoadErrorKind::UnsupportedVersion, Some("version".into()), None, None,
-                format!("\"version\" must be the number {FORMAT_VERSION}")))
+            return Err(err(
+                LoadErrorKind::UnsupportedVersion,
+                Some("version".into()),
+                None,
+                None,
+                format!("\"version\" must be the number {FORMAT_VERSION}"),
+            ))
         }
     }
 
@@ -178,7 +198,8 @@ pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
         serde_path_to_error::deserialize(typed).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
-            let message = if inner.is_syntax() || inner.is_eof() { syntax_message(&inner) } else { strip_position(&inner) };
+            let message =
+                if inner.is_syntax() || inner.is_eof() { syntax_message(&inner) } else { strip_position(&inner) };
             err(LoadErrorKind::Schema, Some(path), Some(inner.line()), Some(inner.column()), message)
         })?
     };
@@ -197,7 +218,9 @@ pub(crate) fn parse_fast(text: &str) -> Option<(Bundle, Warnings)> {
         if skipped {
             let mut json = serde_json::Deserializer::from_str(text);
             let mut on_ignored = record_ignored(&mut ignored);
-            Bundle::deserialize(serde_ignored::Deserializer::new(&mut json, &mut on_ignored)).and_then(|b| json.end().map(|()| b)).ok()?
+            Bundle::deserialize(serde_ignored::Deserializer::new(&mut json, &mut on_ignored))
+                .and_then(|b| json.end().map(|()| b))
+                .ok()?
         } else {
             bundle
         }
@@ -225,7 +248,13 @@ fn finish(source: &str, bundle: Bundle, warnings: Warnings, ignored: Warnings) -
 
 /// `finish` of a bundle whose runs after `bundle.runs` were loaded elsewhere: `later` are their
 /// ids (`split_load`).
-pub(crate) fn finish_with_later(source: &str, bundle: Bundle, later: &[String], mut warnings: Warnings, ignored: Warnings) -> Result<Loaded, LoadError> {
+pub(crate) fn finish_with_later(
+    source: &str,
+    bundle: Bundle,
+    later: &[String],
+    mut warnings: Warnings,
+    ignored: Warnings,
+) -> Result<Loaded, LoadError> {
     let err = |kind, path: Option<String>, message: String| LoadError {
         kind,
         source: source.to_string(),
@@ -239,9 +268,15 @@ pub(crate) fn finish_with_later(source: &str, bundle: Bundle, later: &[String], 
     }
     let runs = bundle.runs.len() + later.len();
     if runs > MAX_RUNS {
-        return Err(err(LoadErrorKind::TooLarge, Some("runs".into()), format!(
-            "the bundle has {} runs; runlens shows at most {} at once",
-            crate::format::number(runs as f64), crate::format::number(MAX_RUNS as f64))));
+        return Err(err(
+            LoadErrorKind::TooLarge,
+            Some("runs".into()),
+            format!(
+                "the bundle has {} runs; runlens shows at most {} at once",
+                crate::format::number(runs as f64),
+                crate::format::number(MAX_RUNS as f64)
+            ),
+        ));
     }
     super::validate::validate_with_later(&bundle, later, &mut warnings)
         .map_err(|(path, message)| err(LoadErrorKind::Invalid, Some(path), message))?;
@@ -284,4 +319,3 @@ fn strip_position(e: &serde_json::Error) -> String {
         None => s,
     }
 }
-

@@ -21,10 +21,10 @@ mod warnings;
 
 pub use borrowed::BundleRef;
 pub use bytesize::{parse_human_size, ByteSize};
-pub use save::to_json;
 pub use load::{load_bundle, load_bundle_str, LoadError, LoadErrorKind, Loaded};
-pub use warnings::Warning;
+pub use save::to_json;
 pub use types::*;
+pub use warnings::Warning;
 
 /// The value of the top-level `format` field of every bundle.
 pub const FORMAT_NAME: &str = "runlens-bundle";

@@ -31,7 +31,10 @@ pub(crate) fn replace_nonfinite(text: &str, warnings: &mut Warnings) -> Option<S
             if warnings.full() {
                 warnings.count_dropped();
             } else {
-                warnings.push(format!("line {line}"), format!("{token} is not a number JSON allows; read as a missing value"));
+                warnings.push(
+                    format!("line {line}"),
+                    format!("{token} is not a number JSON allows; read as a missing value"),
+                );
             }
             changed = true;
             continue;

@@ -52,7 +52,9 @@ pub(crate) fn transactions<R: std::io::Read>(r: &mut R) -> std::io::Result<Vec<s
 /// one. borsh's own reader collects the pairs into the map, which sorts them first: a copy of the
 /// standard library's stable sort per map type on the page (3.8 KB each before wasm-opt), where
 /// `insert` is there anyway. A damaged count fails where the data ends.
-pub(crate) fn map<R: std::io::Read, V: borsh::BorshDeserialize>(r: &mut R) -> std::io::Result<std::collections::BTreeMap<String, V>> {
+pub(crate) fn map<R: std::io::Read, V: borsh::BorshDeserialize>(
+    r: &mut R,
+) -> std::io::Result<std::collections::BTreeMap<String, V>> {
     use borsh::BorshDeserialize;
     let n = u32::deserialize_reader(r)?;
     let mut out = std::collections::BTreeMap::new();

@@ -14,7 +14,10 @@ use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
 use std::cell::Cell;
 
 /// Parses `T` from `de`; the flag is set if any value was skipped.
-pub fn deserialize<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(de: D, skipped: &Cell<bool>) -> Result<T, D::Error> {
+pub fn deserialize<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
+    de: D,
+    skipped: &Cell<bool>,
+) -> Result<T, D::Error> {
     T::deserialize(Watch { de, skipped })
 }
 
@@ -194,7 +197,11 @@ impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for Wrap<'_, A> {
         self.inner.tuple_variant(len, Wrap::new(visitor, self.skipped))
     }
 
-    fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], visitor: V) -> Result<V::Value, A::Error> {
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
         self.inner.struct_variant(fields, Wrap::new(visitor, self.skipped))
     }
 }

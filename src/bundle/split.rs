@@ -186,7 +186,8 @@ impl Scanner {
         self.feed(b);
         self.search(b);
         let i = self.pos;
-        let rest_ok = !self.failed && b.get(i..)?.iter().enumerate().all(|(k, &c)| self.scan.byte(c, i + k, b).is_some());
+        let rest_ok =
+            !self.failed && b.get(i..)?.iter().enumerate().all(|(k, &c)| self.scan.byte(c, i + k, b).is_some());
         let s = self.scan;
         (rest_ok && s.done && s.depth == 0 && !s.in_string).then_some(s.seps)
     }

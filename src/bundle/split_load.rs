@@ -64,7 +64,8 @@ pub fn load_bundle_threads(source: &str, bytes: &[u8], groups: usize) -> Result<
     let split_load = || -> Option<Loaded> {
         let split = super::split::split(bytes, groups)?;
         std::thread::scope(|s| {
-            let later: Vec<_> = split.parts.iter().map(|(first, part)| s.spawn(move || load_runs(part, *first))).collect();
+            let later: Vec<_> =
+                split.parts.iter().map(|(first, part)| s.spawn(move || load_runs(part, *first))).collect();
             let head = parse_head(&split.head);
             let later: Vec<Vec<Run>> = later.into_iter().map(|h| h.join().ok().flatten()).collect::<Option<_>>()?;
             let ids: Vec<String> = later.iter().flatten().map(|r| r.id.clone()).collect();

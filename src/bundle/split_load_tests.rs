@@ -92,7 +92,15 @@ fn anything_odd_in_a_later_group_falls_back_to_one_pass() {
 fn too_many_runs_are_refused_as_in_one_pass() {
     let mut v = generated(2);
     let one = v["runs"][0].clone();
-    v["runs"] = Value::Array((0..=crate::limits::MAX_RUNS).map(|i| { let mut r = one.clone(); r["id"] = json!(format!("r{i}")); r }).collect());
+    v["runs"] = Value::Array(
+        (0..=crate::limits::MAX_RUNS)
+            .map(|i| {
+                let mut r = one.clone();
+                r["id"] = json!(format!("r{i}"));
+                r
+            })
+            .collect(),
+    );
     v["comparisons"] = json!([]);
     let text = v.to_string();
     let err = load_bundle_threads("b.json", text.as_bytes(), 2).unwrap_err();

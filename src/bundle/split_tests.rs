@@ -86,7 +86,8 @@ fn finds_the_runs_of_every_example_compact_and_pretty() {
 
 #[test]
 fn refuses_what_it_cannot_cut() {
-    let one = json!({"format": "runlens-bundle", "version": 1, "report": {"title": "t"}, "runs": [{"id": "a"}]}).to_string();
+    let one =
+        json!({"format": "runlens-bundle", "version": 1, "report": {"title": "t"}, "runs": [{"id": "a"}]}).to_string();
     assert_eq!(split(one.as_bytes(), 2), None, "one run");
     let two = r#"{"report": {"runs": [1, 2]}, "runs": [{"id": "a"}, {"id": "b"}]}"#;
     let at = |pat: &str| two.find(pat).unwrap();
@@ -113,7 +114,25 @@ fn refuses_what_it_cannot_cut() {
 /// Text with what makes a scan go wrong: quotes, backslashes, brackets, commas and colons inside
 /// strings, and multi-byte characters.
 fn awkward_string() -> impl Strategy<Value = String> {
-    proptest::collection::vec(prop_oneof![Just("\""), Just("\\"), Just("["), Just("]"), Just("{"), Just("}"), Just(","), Just(":"), Just("runs"), Just("é"), Just("😀"), Just(" "), Just("a")], 0..40).prop_map(|v| v.concat())
+    proptest::collection::vec(
+        prop_oneof![
+            Just("\""),
+            Just("\\"),
+            Just("["),
+            Just("]"),
+            Just("{"),
+            Just("}"),
+            Just(","),
+            Just(":"),
+            Just("runs"),
+            Just("é"),
+            Just("😀"),
+            Just(" "),
+            Just("a")
+        ],
+        0..40,
+    )
+    .prop_map(|v| v.concat())
 }
 
 fn run_value() -> impl Strategy<Value = Value> {

@@ -69,7 +69,10 @@ impl StreamCut {
     /// does not lie between two of `seps`.
     pub fn finish(mut self, bytes: &[u8], seps: &[usize]) -> Option<Cut> {
         let runs = Cut::runs(bytes, seps)?;
-        let agrees = self.parts.iter().all(|&(first, from, to)| seps.get(first) == Some(&from) && seps.binary_search(&to).is_ok());
+        let agrees = self
+            .parts
+            .iter()
+            .all(|&(first, from, to)| seps.get(first) == Some(&from) && seps.binary_search(&to).is_ok());
         if !agrees || self.next > runs {
             return None;
         }
@@ -84,7 +87,8 @@ mod tests {
     use crate::bundle::split::{run_separators, Scanner};
 
     fn bundle(runs: usize, pad: usize) -> String {
-        let runs: Vec<String> = (0..runs).map(|i| format!(r#"{{"id":"r{i}","label":"{}"}}"#, "x".repeat(pad + i % 3))).collect();
+        let runs: Vec<String> =
+            (0..runs).map(|i| format!(r#"{{"id":"r{i}","label":"{}"}}"#, "x".repeat(pad + i % 3))).collect();
         format!(r#"{{"format":"runlens-bundle","version":1,"runs":[{}],"notes":"after"}}"#, runs.join(","))
     }
 
@@ -121,7 +125,8 @@ mod tests {
             // The head and the groups, parsed apart, hold every run in order.
             let (head, _) = cut.head(text.clone().into_bytes());
             let head: serde_json::Value = serde_json::from_slice(&head).unwrap();
-            let mut ids: Vec<String> = head["runs"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_string()).collect();
+            let mut ids: Vec<String> =
+                head["runs"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_string()).collect();
             assert_eq!(ids, ["r0"]);
             assert_eq!(head["notes"], "after");
             for i in 0..parts.len() {

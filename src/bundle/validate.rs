@@ -35,10 +35,15 @@ pub(crate) fn validate_with_later(b: &Bundle, later: &[String], warnings: &mut W
         }
     }
     if let Some(t) = &b.thresholds {
-        const FAMILIES: [&str; 8] = ["latency", "throughput", "error_rate", "cpu", "memory", "size", "duration", "count"];
+        const FAMILIES: [&str; 8] =
+            ["latency", "throughput", "error_rate", "cpu", "memory", "size", "duration", "count"];
         for f in FAMILIES {
             if let Some(v) = t.get(f).filter(|v| !(v.is_finite() && *v >= 0.0)) {
-                warn(warnings, format!("thresholds.{f}"), format!("a threshold cannot be negative ({v}); the default is used"));
+                warn(
+                    warnings,
+                    format!("thresholds.{f}"),
+                    format!("a threshold cannot be negative ({v}); the default is used"),
+                );
             }
         }
     }
@@ -81,8 +86,11 @@ pub(crate) fn check_run(at: &str, run: &Run, w: &mut Warnings) {
     for (i, r) in run.resources.iter().enumerate() {
         if let Some(s) = &r.series {
             if s.t_s.len() != s.values.len() {
-                warn(w, format!("{at}.resources[{i}].series"), format!(
-                    "{} times but {} values; the extra ones are not drawn", s.t_s.len(), s.values.len()));
+                warn(
+                    w,
+                    format!("{at}.resources[{i}].series"),
+                    format!("{} times but {} values; the extra ones are not drawn", s.t_s.len(), s.values.len()),
+                );
             }
         }
         for (name, v) in [("peak", r.peak), ("average", r.average), ("min", r.min)] {
@@ -93,7 +101,12 @@ pub(crate) fn check_run(at: &str, run: &Run, w: &mut Warnings) {
     }
 }
 
-fn duplicates<K: AsRef<str> + std::hash::Hash + Eq>(w: &mut Warnings, at: &str, list: &str, keys: impl Iterator<Item = K>) {
+fn duplicates<K: AsRef<str> + std::hash::Hash + Eq>(
+    w: &mut Warnings,
+    at: &str,
+    list: &str,
+    keys: impl Iterator<Item = K>,
+) {
     let mut seen = rustc_hash::FxHashSet::default();
     seen.reserve(keys.size_hint().0);
     for (i, k) in keys.enumerate() {

@@ -71,6 +71,9 @@ mod tests {
         let list = w.finish();
         assert_eq!(list.len(), MAX_WARNINGS + 1);
         assert_eq!(list[0].path, "line 0");
-        assert_eq!(list[MAX_WARNINGS].message, format!("1,234 more warnings not listed (only the first {MAX_WARNINGS} are kept)"));
+        assert_eq!(
+            list[MAX_WARNINGS].message,
+            format!("1,234 more warnings not listed (only the first {MAX_WARNINGS} are kept)")
+        );
     }
 }

@@ -41,8 +41,26 @@ pub(crate) enum Field {
 
 /// Prefixes of other `_cat/indices` columns (recognised in a header, not kept).
 const OTHER_PREFIXES: [&str; 20] = [
-    "dataset.", "creation.", "pri.", "completion.", "fielddata.", "query_cache.", "request_cache.", "flush.", "get.",
-    "indexing.", "merges.", "refresh.", "search.", "segments.", "warmer.", "suggest.", "memory.", "bulk.", "cd", "cds",
+    "dataset.",
+    "creation.",
+    "pri.",
+    "completion.",
+    "fielddata.",
+    "query_cache.",
+    "request_cache.",
+    "flush.",
+    "get.",
+    "indexing.",
+    "merges.",
+    "refresh.",
+    "search.",
+    "segments.",
+    "warmer.",
+    "suggest.",
+    "memory.",
+    "bulk.",
+    "cd",
+    "cds",
 ];
 
 /// A header name: `Some(Some(field))` when kept, `Some(None)` for another `_cat/indices` column.
@@ -154,7 +172,12 @@ pub(crate) fn place<'a>(h: &Header, sep: Sep, row: &'a [Cell]) -> Result<Vec<Opt
             (0..h.cells.len()).filter(|i| c.span.0 < h.cells[*i].span.1 && h.cells[*i].span.0 < c.span.1).collect();
         match overlaps.as_slice() {
             [i] if out[*i].is_none() => out[*i] = Some(c.text.as_str()),
-            _ => return Err(format!("{} values for {} columns, and {:?} is not under one column name", n.0, n.1, c.text)),
+            _ => {
+                return Err(format!(
+                    "{} values for {} columns, and {:?} is not under one column name",
+                    n.0, n.1, c.text
+                ))
+            }
         }
     }
     Ok(out)
@@ -162,7 +185,11 @@ pub(crate) fn place<'a>(h: &Header, sep: Sep, row: &'a [Cell]) -> Result<Vec<Opt
 
 /// Builds index statistics from (column, value) pairs; a bad value warns at `place` and is left
 /// out. `None` when there is no index name.
-pub(crate) fn index_stats<'a>(ctx: &mut Ctx, place: &str, values: impl Iterator<Item = (Field, Option<&'a str>)>) -> Option<IndexStats> {
+pub(crate) fn index_stats<'a>(
+    ctx: &mut Ctx,
+    place: &str,
+    values: impl Iterator<Item = (Field, Option<&'a str>)>,
+) -> Option<IndexStats> {
     let mut x = IndexStats::default();
     let mut named = false;
     for (f, v) in values {
@@ -180,9 +207,15 @@ pub(crate) fn index_stats<'a>(ctx: &mut Ctx, place: &str, values: impl Iterator<
             Field::Pri => x.pri = v.parse().map_err(|_| bad("pri", "is not a shard count".into())).ok(),
             Field::Rep => x.rep = v.parse().map_err(|_| bad("rep", "is not a replica count".into())).ok(),
             Field::DocsCount => x.docs_count = v.parse().map_err(|_| bad("docs.count", "is not a count".into())).ok(),
-            Field::DocsDeleted => x.docs_deleted = v.parse().map_err(|_| bad("docs.deleted", "is not a count".into())).ok(),
-            Field::StoreSize => x.store_size = size(v).map_err(|e| bad("store.size", format!("is not a size ({e})"))).ok(),
-            Field::PriStoreSize => x.pri_store_size = size(v).map_err(|e| bad("pri.store.size", format!("is not a size ({e})"))).ok(),
+            Field::DocsDeleted => {
+                x.docs_deleted = v.parse().map_err(|_| bad("docs.deleted", "is not a count".into())).ok()
+            }
+            Field::StoreSize => {
+                x.store_size = size(v).map_err(|e| bad("store.size", format!("is not a size ({e})"))).ok()
+            }
+            Field::PriStoreSize => {
+                x.pri_store_size = size(v).map_err(|e| bad("pri.store.size", format!("is not a size ({e})"))).ok()
+            }
         }
     }
     named.then_some(x)
@@ -213,7 +246,12 @@ struct Table {
 /// A text line that may label the table below it ("Test #2", "Indexing size").
 fn label_candidate(line: &str) -> Option<String> {
     let l = line.trim().trim_start_matches(['#', '*', '-', '=']).trim();
-    (!l.is_empty() && l.chars().count() <= 80 && !l.starts_with("curl") && !l.starts_with("GET ") && !l.starts_with('$')).then(|| l.to_string())
+    (!l.is_empty()
+        && l.chars().count() <= 80
+        && !l.starts_with("curl")
+        && !l.starts_with("GET ")
+        && !l.starts_with('$'))
+    .then(|| l.to_string())
 }
 
 /// Whether a line that is not a row still looks like one (a broken row worth its own warning,
@@ -240,7 +278,13 @@ pub fn import(ctx: &mut Ctx, text: &str) -> Result<Vec<Run>, LoadError> {
                 // The line above the first header is its label, not skipped text.
                 skipped_before = skipped_before.saturating_sub(1);
             }
-            tables.push(Table { header: Some(header), label, line: i + 1, indices: Vec::new(), other_lines: Vec::new() });
+            tables.push(Table {
+                header: Some(header),
+                label,
+                line: i + 1,
+                indices: Vec::new(),
+                other_lines: Vec::new(),
+            });
             continue;
         }
         if tables.is_empty() {
@@ -250,7 +294,13 @@ pub fn import(ctx: &mut Ctx, text: &str) -> Result<Vec<Run>, LoadError> {
                 continue;
             }
             ctx.warn(&at, headerless::WARNING);
-            tables.push(Table { header: None, label: last_text.take(), line: i + 1, indices: Vec::new(), other_lines: Vec::new() });
+            tables.push(Table {
+                header: None,
+                label: last_text.take(),
+                line: i + 1,
+                indices: Vec::new(),
+                other_lines: Vec::new(),
+            });
         }
         let Some(table) = tables.last_mut() else { continue };
         let row = match &table.header {
@@ -276,7 +326,8 @@ fn header_follows(lines: &[&str], i: usize) -> bool {
 fn read_row(ctx: &mut Ctx, at: &str, h: &Header, line: &str) -> Result<IndexStats, String> {
     let (sep, row) = cells(line);
     let placed = place(h, sep, &row)?;
-    let pairs: Vec<(Field, Option<&str>)> = h.fields.iter().zip(placed).filter_map(|(f, v)| f.map(|f| (f, v))).collect();
+    let pairs: Vec<(Field, Option<&str>)> =
+        h.fields.iter().zip(placed).filter_map(|(f, v)| f.map(|f| (f, v))).collect();
     // Free text with as many words as the header has columns is not a row: health and status
     // must be their words, and at most one count or size may be malformed (it is then left out).
     let misfit = |f: &Field, v: &Option<&str>| v.is_some_and(|v| v != "-" && !headerless::fits(Some(*f), v));
@@ -301,15 +352,24 @@ fn finish(ctx: &mut Ctx, tables: Vec<Table>, skipped_before: usize) -> Result<Ve
             _ => String::new(),
         };
         match (t.other_lines.first(), t.indices.is_empty()) {
-            (Some(_), true) => ctx.warn(format!("line {}", t.line), format!("a header without rows: what follows it ({lines}) does not fit it; skipped")),
-            (Some(a), false) => ctx.warn(format!("line {a}"), format!("text after the table ({lines}) is not part of it; skipped")),
+            (Some(_), true) => ctx.warn(
+                format!("line {}", t.line),
+                format!("a header without rows: what follows it ({lines}) does not fit it; skipped"),
+            ),
+            (Some(a), false) => {
+                ctx.warn(format!("line {a}"), format!("text after the table ({lines}) is not part of it; skipped"))
+            }
             (None, true) => ctx.warn(format!("line {}", t.line), "a header without rows; skipped"),
             (None, false) => {}
         }
     }
     let tables: Vec<Table> = tables.into_iter().filter(|t| !t.indices.is_empty()).collect();
     if tables.is_empty() {
-        return Err(ctx.error(LoadErrorKind::Empty, None, "no _cat/indices rows were found (a header line such as \"health status index …\" followed by rows)"));
+        return Err(ctx.error(
+            LoadErrorKind::Empty,
+            None,
+            "no _cat/indices rows were found (a header line such as \"health status index …\" followed by rows)",
+        ));
     }
     let n = tables.len();
     let base_id = names::run_id(ctx.source);
@@ -326,7 +386,11 @@ fn finish(ctx: &mut Ctx, tables: Vec<Table>, skipped_before: usize) -> Result<Ve
         }
         ctx.record(t.indices.len() as u64);
         let mut run = Run { id, label, indices: t.indices, ..Default::default() };
-        run.notes.push(format!("{} indices imported from _cat/indices output in {}.", run.indices.len(), names::file_name(ctx.source)));
+        run.notes.push(format!(
+            "{} indices imported from _cat/indices output in {}.",
+            run.indices.len(),
+            names::file_name(ctx.source)
+        ));
         run.dimensions.extend(names::suggested_dimensions(ctx.source));
         runs.push(run);
     }

@@ -104,7 +104,7 @@ pub fn parse_datetime(text: &str) -> Option<(i64, Zone)> {
     let (offset_min, zone) = match rest {
         [] => (0i64, Zone::AssumedUtc),
         [b'Z'] | [b'z'] => (0, Zone::Given),
-        [s @ (b'+' | b'-'), hh @ .., ] if !hh.is_empty() => {
+        [s @ (b'+' | b'-'), hh @ ..] if !hh.is_empty() => {
             let digits: Vec<u8> = hh.iter().copied().filter(|c| *c != b':').collect();
             if digits.len() != 4 && digits.len() != 2 {
                 return None;
@@ -117,7 +117,9 @@ pub fn parse_datetime(text: &str) -> Option<(i64, Zone)> {
         _ => return None,
     };
     let days = days_from_civil(i64::from(y), mo, d);
-    let ms = ((days * 24 + i64::from(h)) * 60 + i64::from(mi) - offset_min) * 60_000 + i64::from(sec) * 1000 + i64::from(milli);
+    let ms = ((days * 24 + i64::from(h)) * 60 + i64::from(mi) - offset_min) * 60_000
+        + i64::from(sec) * 1000
+        + i64::from(milli);
     Some((ms, zone))
 }
 
@@ -131,9 +133,15 @@ mod tests {
         assert_eq!(iso_utc(1_652_430_231_438), "2022-05-13T08:23:51.438Z");
         assert_eq!(parse_datetime("2022-05-13T08:23:51.438Z"), Some((1_652_430_231_438, Zone::Given)));
         assert_eq!(parse_datetime("2014-02-24 07:42:21.256"), Some((1_393_227_741_256, Zone::AssumedUtc)));
-        assert_eq!(parse_datetime("2021-10-05T10:58:14+02:00").map(|x| x.0), parse_datetime("2021-10-05T08:58:14Z").map(|x| x.0));
+        assert_eq!(
+            parse_datetime("2021-10-05T10:58:14+02:00").map(|x| x.0),
+            parse_datetime("2021-10-05T08:58:14Z").map(|x| x.0)
+        );
         assert_eq!(parse_datetime("2024/02/29 23:59:59").map(|x| iso_utc(x.0)), Some("2024-02-29T23:59:59Z".into()));
-        assert_eq!(parse_datetime("2021-10-05T10:58:14.123456789-0530").map(|x| iso_utc(x.0)), Some("2021-10-05T16:28:14.123Z".into()));
+        assert_eq!(
+            parse_datetime("2021-10-05T10:58:14.123456789-0530").map(|x| iso_utc(x.0)),
+            Some("2021-10-05T16:28:14.123Z".into())
+        );
         for ms in [-86_400_001i64, 951_782_400_000, 4_102_444_800_000] {
             assert_eq!(parse_datetime(&iso_utc(ms)).map(|x| x.0), Some(ms));
         }
@@ -141,7 +149,14 @@ mod tests {
 
     #[test]
     fn refuses_what_is_not_a_time() {
-        for bad in ["", "1393227741256", "2014-13-01 00:00", "2014-02-24 07:42:21.", "2014-02-24X07:42", "2014-02-24 07:42 garbage"] {
+        for bad in [
+            "",
+            "1393227741256",
+            "2014-13-01 00:00",
+            "2014-02-24 07:42:21.",
+            "2014-02-24X07:42",
+            "2014-02-24 07:42 garbage",
+        ] {
             assert_eq!(parse_datetime(bad), None, "{bad}");
         }
     }

@@ -82,7 +82,13 @@ fn time_ms(v: &Value, assumed_utc: &mut bool) -> Option<i64> {
             *assumed_utc |= zone == civil::Zone::AssumedUtc;
             ms
         }),
-        Value::Number(n) => n.as_f64().filter(|x| x.is_finite() && x.abs() < 1e16).map(|x| if x.abs() > 1e11 { x as i64 } else { (x * 1000.0) as i64 }),
+        Value::Number(n) => n.as_f64().filter(|x| x.is_finite() && x.abs() < 1e16).map(|x| {
+            if x.abs() > 1e11 {
+                x as i64
+            } else {
+                (x * 1000.0) as i64
+            }
+        }),
         _ => None,
     }
 }
@@ -133,7 +139,10 @@ fn read_results(ctx: &mut Ctx, path: &str, results: &[Value], r: &mut Read) {
             Some(other) => ctx.warn(&at, format!("{id} ({label}): status {other}")),
         }
         for m in res.get("Messages").and_then(Value::as_array).into_iter().flatten() {
-            ctx.warn(&at, format!("{}: {}", s(m.get("Code")).unwrap_or_default(), s(m.get("Value")).unwrap_or_default()));
+            ctx.warn(
+                &at,
+                format!("{}: {}", s(m.get("Code")).unwrap_or_default(), s(m.get("Value")).unwrap_or_default()),
+            );
         }
         let times: &[Value] = res.get("Timestamps").and_then(Value::as_array).map_or(&[], Vec::as_slice);
         let values: &[Value] = res.get("Values").and_then(Value::as_array).map_or(&[], Vec::as_slice);
@@ -143,7 +152,15 @@ fn read_results(ctx: &mut Ctx, path: &str, results: &[Value], r: &mut Read) {
         let k = match r.data.iter().position(|x| x.id == id && x.label == label) {
             Some(k) => k,
             None => {
-                r.data.push(Series { id: id.clone(), label: label.clone(), path: at.clone(), values: Points::default(), stats: vec![], sample_counts: vec![], unit: None });
+                r.data.push(Series {
+                    id: id.clone(),
+                    label: label.clone(),
+                    path: at.clone(),
+                    values: Points::default(),
+                    stats: vec![],
+                    sample_counts: vec![],
+                    unit: None,
+                });
                 r.data.len() - 1
             }
         };
@@ -162,7 +179,15 @@ fn read_results(ctx: &mut Ctx, path: &str, results: &[Value], r: &mut Read) {
 
 fn read_datapoints(ctx: &mut Ctx, path: &str, page: &Map<String, Value>, r: &mut Read) {
     let label = s(page.get("Label")).unwrap_or_default();
-    let mut series = Series { id: String::new(), label, path: path.to_string(), values: Points::default(), stats: vec![], sample_counts: vec![], unit: None };
+    let mut series = Series {
+        id: String::new(),
+        label,
+        path: path.to_string(),
+        values: Points::default(),
+        stats: vec![],
+        sample_counts: vec![],
+        unit: None,
+    };
     let points: &[Value] = page.get("Datapoints").and_then(Value::as_array).map_or(&[], Vec::as_slice);
     for (i, p) in points.iter().enumerate() {
         let Some(t) = p.get("Timestamp").and_then(|t| time_ms(t, &mut r.assumed_utc)) else {
@@ -196,13 +221,16 @@ fn read(ctx: &mut Ctx, docs: &[Value]) -> Read {
     for (d, doc) in docs.iter().enumerate() {
         let base = if docs.len() == 1 { String::new() } else { format!("document {} ", d + 1) };
         match doc {
-            Value::Array(items) => pages.extend(items.iter().enumerate().filter_map(|(i, v)| Some((format!("{base}[{i}]."), v.as_object()?)))),
+            Value::Array(items) => pages
+                .extend(items.iter().enumerate().filter_map(|(i, v)| Some((format!("{base}[{i}]."), v.as_object()?)))),
             Value::Object(o) => pages.push((base, o)),
             _ => ctx.warn(base.trim().to_string(), "not a CloudWatch response (an object); skipped"),
         }
     }
     for (_, page) in &pages {
-        for q in page.get("MetricDataQueries").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object) {
+        for q in
+            page.get("MetricDataQueries").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object)
+        {
             r.queries.push((s(q.get("Id")).unwrap_or_default(), query(q)));
         }
     }
@@ -215,7 +243,10 @@ fn read(ctx: &mut Ctx, docs: &[Value]) -> Read {
             read_datapoints(ctx, &path, page, &mut r);
         }
         for m in page.get("Messages").and_then(Value::as_array).into_iter().flatten() {
-            ctx.warn(format!("{path}Messages"), format!("{}: {}", s(m.get("Code")).unwrap_or_default(), s(m.get("Value")).unwrap_or_default()));
+            ctx.warn(
+                format!("{path}Messages"),
+                format!("{}: {}", s(m.get("Code")).unwrap_or_default(), s(m.get("Value")).unwrap_or_default()),
+            );
         }
     }
     r
@@ -235,9 +266,16 @@ fn name_data(x: &Series, q: Option<&Query>) -> (Option<String>, String, Unit, f6
         Some(q) => match (&q.metric, &q.expression) {
             (Some(m), _) => {
                 let (metric, unit) = naming::metric(m, q.namespace.as_deref());
-                let from_label = if label_metric.is_some() { label_service.clone() } else { Some(x.label.clone()).filter(|l| !l.is_empty()) };
+                let from_label = if label_metric.is_some() {
+                    label_service.clone()
+                } else {
+                    Some(x.label.clone()).filter(|l| !l.is_empty())
+                };
                 if let Some(stat) = &q.stat {
-                    note.push_str(&format!(": {stat} of {m}{}", q.period.map_or(String::new(), |p| format!(" per {p} s"))));
+                    note.push_str(&format!(
+                        ": {stat} of {m}{}",
+                        q.period.map_or(String::new(), |p| format!(" per {p} s"))
+                    ));
                 }
                 (naming::service_of_dimensions(&q.dims).or(from_label), metric, unit)
             }
@@ -260,7 +298,10 @@ fn name_data(x: &Series, q: Option<&Query>) -> (Option<String>, String, Unit, f6
 }
 
 fn scaled(p: Points, f: f64) -> Points {
-    Points { timed: p.timed.into_iter().map(|(t, v)| (t, v * f)).collect(), untimed: p.untimed.into_iter().map(|v| v * f).collect() }
+    Points {
+        timed: p.timed.into_iter().map(|(t, v)| (t, v * f)).collect(),
+        untimed: p.untimed.into_iter().map(|v| v * f).collect(),
+    }
 }
 
 /// A `get-metric-statistics` series as a resource: the series of Average (else the first statistic
@@ -275,7 +316,8 @@ fn stats_resource(x: Series, service: &str, start: i64, note: &mut String) -> Re
         None => (default_unit.unwrap_or(Unit::None), 1.0),
     };
     let get = |name: &str| x.stats.iter().find(|(n, _)| n == name).map(|(_, p)| p.clone());
-    let shown = x.stats.iter().find(|(n, _)| n == "Average").or(x.stats.first()).map(|(n, _)| n.clone()).unwrap_or_default();
+    let shown =
+        x.stats.iter().find(|(n, _)| n == "Average").or(x.stats.first()).map(|(n, _)| n.clone()).unwrap_or_default();
     note.push_str(&format!(": series of {shown} per period"));
     let mut r = resource(service, &metric, unit, scaled(get(&shown).unwrap_or_default(), f), Some(start));
     let max = get("Maximum").map(|p| summarize(p.timed.iter().map(|v| v.1 * f)).0);
@@ -284,9 +326,15 @@ fn stats_resource(x: Series, service: &str, start: i64, note: &mut String) -> Re
     r.min = min.unwrap_or(if shown == "Maximum" { None } else { r.min });
     r.average = match get("Average") {
         Some(avg) if !x.sample_counts.is_empty() => {
-            let weights: Vec<f64> = avg.timed.iter().map(|(t, _)| x.sample_counts.iter().find(|(u, _)| u == t).map_or(0.0, |w| w.1)).collect();
+            let weights: Vec<f64> = avg
+                .timed
+                .iter()
+                .map(|(t, _)| x.sample_counts.iter().find(|(u, _)| u == t).map_or(0.0, |w| w.1))
+                .collect();
             let total: f64 = weights.iter().sum();
-            (total > 0.0).then(|| avg.timed.iter().zip(&weights).map(|((_, v), w)| v * w * f).sum::<f64>() / total).or(r.average)
+            (total > 0.0)
+                .then(|| avg.timed.iter().zip(&weights).map(|((_, v), w)| v * w * f).sum::<f64>() / total)
+                .or(r.average)
         }
         Some(_) => r.average,
         None if shown == "Maximum" || shown == "Minimum" => None,
@@ -316,9 +364,18 @@ pub fn import(ctx: &mut Ctx, text: &str) -> Result<Run, LoadError> {
         (a.into_iter().chain(p.first_ms()).min(), b.into_iter().chain(p.last_ms()).max())
     });
     let Some(start) = start else {
-        return Err(ctx.error(LoadErrorKind::Empty, None, "the file has no CloudWatch values (no MetricDataResults or Datapoints with a time)"));
+        return Err(ctx.error(
+            LoadErrorKind::Empty,
+            None,
+            "the file has no CloudWatch values (no MetricDataResults or Datapoints with a time)",
+        ));
     };
-    let mut run = Run { id: names::run_id(ctx.source), label: names::file_stem(ctx.source).to_string(), start: Some(civil::iso_utc(start)), ..Default::default() };
+    let mut run = Run {
+        id: names::run_id(ctx.source),
+        label: names::file_stem(ctx.source).to_string(),
+        start: Some(civil::iso_utc(start)),
+        ..Default::default()
+    };
     if let Some(end) = end {
         run.end = Some(civil::iso_utc(end));
         run.duration_s = Some(seconds_after(end, start));
@@ -372,7 +429,11 @@ pub fn import(ctx: &mut Ctx, text: &str) -> Result<Run, LoadError> {
     if run.resources.is_empty() {
         return Err(ctx.error(LoadErrorKind::Empty, None, "the file has no CloudWatch values"));
     }
-    run.notes.push(format!("{} CloudWatch series imported from {}; times are seconds after the earliest timestamp.", run.resources.len(), names::file_name(ctx.source)));
+    run.notes.push(format!(
+        "{} CloudWatch series imported from {}; times are seconds after the earliest timestamp.",
+        run.resources.len(),
+        names::file_name(ctx.source)
+    ));
     Ok(run)
 }
 

@@ -231,35 +231,35 @@ type ContentTest = fn(&Head) -> bool;
 // k6's line formats, JSON shapes by their keys, the console text before the JTL CSV sniffing,
 // then the other tools' JSON and text tables, and the custom-k6-summary catch-all last.
 static CONTENT_TESTS: &[(Format, ContentTest)] = &[
-        (Format::Bundle, is_bundle),
-        (Format::JmeterXml, super::jmeter_xml::detect),
-        (Format::JmeterStatistics, super::jmeter_stats::detect),
-        (Format::JmeterSummary, super::jmeter_summary::detect),
-        (Format::GatlingBinaryLog, super::gatling_log::detect_binary),
-        (Format::GatlingLog, super::gatling_log::detect),
-        (Format::K6Json, super::k6_json::detect),
-        (Format::K6Csv, super::k6_csv::detect),
-        (Format::K6Summary, super::k6_summary::detect),
-        (Format::K6SummaryExport, super::k6_summary::detect_export),
-        (Format::GatlingStats, super::gatling_stats::detect),
-        (Format::GatlingGlobalStats, super::gatling_stats::detect_global),
-        (Format::K6Console, super::k6_console::detect),
-        (Format::JmeterCsv, super::jmeter_csv::detect),
-        // JSON of named keys first; `_cat/indices` JSON only has generic ones ("index", "health").
-        (Format::CloudWatchMetricData, super::cloudwatch::detect_metric_data),
-        (Format::CloudWatchStatistics, super::cloudwatch::detect_statistics),
-        (Format::CloudWatchWidget, super::cloudwatch::detect_widget),
-        (Format::CatIndicesJson, super::cat_indices::detect_json),
-        // Locust: the history header also has Name and counts, so it goes before the stats test.
-        (Format::LocustHistory, super::locust::detect_history),
-        (Format::LocustFailures, super::locust::detect_failures),
-        (Format::LocustExceptions, super::locust::detect_exceptions),
-        (Format::LocustStats, super::locust::detect),
-        // Text tables last: a `_cat/indices` header may sit below a title or a curl command.
-        (Format::CatIndices, super::cat_indices::detect),
-        (Format::DockerStats, super::docker_stats::detect),
-        (Format::K6Summary, super::k6_summary::detect_custom),
-    ];
+    (Format::Bundle, is_bundle),
+    (Format::JmeterXml, super::jmeter_xml::detect),
+    (Format::JmeterStatistics, super::jmeter_stats::detect),
+    (Format::JmeterSummary, super::jmeter_summary::detect),
+    (Format::GatlingBinaryLog, super::gatling_log::detect_binary),
+    (Format::GatlingLog, super::gatling_log::detect),
+    (Format::K6Json, super::k6_json::detect),
+    (Format::K6Csv, super::k6_csv::detect),
+    (Format::K6Summary, super::k6_summary::detect),
+    (Format::K6SummaryExport, super::k6_summary::detect_export),
+    (Format::GatlingStats, super::gatling_stats::detect),
+    (Format::GatlingGlobalStats, super::gatling_stats::detect_global),
+    (Format::K6Console, super::k6_console::detect),
+    (Format::JmeterCsv, super::jmeter_csv::detect),
+    // JSON of named keys first; `_cat/indices` JSON only has generic ones ("index", "health").
+    (Format::CloudWatchMetricData, super::cloudwatch::detect_metric_data),
+    (Format::CloudWatchStatistics, super::cloudwatch::detect_statistics),
+    (Format::CloudWatchWidget, super::cloudwatch::detect_widget),
+    (Format::CatIndicesJson, super::cat_indices::detect_json),
+    // Locust: the history header also has Name and counts, so it goes before the stats test.
+    (Format::LocustHistory, super::locust::detect_history),
+    (Format::LocustFailures, super::locust::detect_failures),
+    (Format::LocustExceptions, super::locust::detect_exceptions),
+    (Format::LocustStats, super::locust::detect),
+    // Text tables last: a `_cat/indices` header may sit below a title or a curl command.
+    (Format::CatIndices, super::cat_indices::detect),
+    (Format::DockerStats, super::docker_stats::detect),
+    (Format::K6Summary, super::k6_summary::detect_custom),
+];
 
 fn is_bundle(h: &Head) -> bool {
     h.is_json_object() && h.text.contains("\"runlens-bundle\"")
@@ -301,7 +301,8 @@ pub fn detect(name: &str, head: &[u8]) -> Result<Format, String> {
 
 /// The supported formats as one sentence.
 pub fn supported_list() -> String {
-    let mut names: Vec<&str> = Format::ALL.iter().filter(|f| **f != Format::GatlingBinaryLog).map(|f| f.title()).collect();
+    let mut names: Vec<&str> =
+        Format::ALL.iter().filter(|f| **f != Format::GatlingBinaryLog).map(|f| f.title()).collect();
     names.dedup();
     names.join(", ")
 }

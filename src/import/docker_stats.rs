@@ -122,7 +122,9 @@ struct Reading {
 
 /// A row's cells by column, as a reading.
 fn reading(c: &Cols, cells: &[&str], t_ms: Option<i64>) -> Option<Reading> {
-    let cell = |i: Option<usize>| i.and_then(|i| cells.get(i)).map(|s| s.trim()).filter(|s| !s.is_empty() && *s != "--" && *s != "-- / --");
+    let cell = |i: Option<usize>| {
+        i.and_then(|i| cells.get(i)).map(|s| s.trim()).filter(|s| !s.is_empty() && *s != "--" && *s != "-- / --")
+    };
     let name = cell(c.name).or(cell(c.id))?.to_string();
     Some(Reading {
         name,
@@ -136,7 +138,10 @@ fn reading(c: &Cols, cells: &[&str], t_ms: Option<i64>) -> Option<Reading> {
 /// Imports a capture of `docker stats`.
 pub fn import(ctx: &mut Ctx, text: &str) -> Result<Run, LoadError> {
     let lines: Vec<String> = text.lines().map(strip_ansi).collect();
-    let first = lines.iter().position(|l| !l.trim().is_empty()).ok_or_else(|| ctx.error(LoadErrorKind::Empty, None, "the file is empty"))?;
+    let first = lines
+        .iter()
+        .position(|l| !l.trim().is_empty())
+        .ok_or_else(|| ctx.error(LoadErrorKind::Empty, None, "the file is empty"))?;
     let mut readings: Vec<Reading> = Vec::new();
     let mut snapshots = 0usize;
     if lines[first].trim_start().starts_with('{') {
@@ -171,13 +176,21 @@ pub fn import(ctx: &mut Ctx, text: &str) -> Result<Run, LoadError> {
         }
     } else {
         let Some((delim, cols, shape)) = layout::csv_layout(&lines[first]) else {
-            return Err(ctx.error(LoadErrorKind::Syntax, Some(first as u64 + 1), "the first line is neither a docker stats header nor a row with CPU % and memory usage"));
+            return Err(ctx.error(
+                LoadErrorKind::Syntax,
+                Some(first as u64 + 1),
+                "the first line is neither a docker stats header nor a row with CPU % and memory usage",
+            ));
         };
         if shape == Shape::Inferred {
-            ctx.warn(format!("line {}", first + 1), format!("no header: columns recognised by their values ({})", cols.describe()));
+            ctx.warn(
+                format!("line {}", first + 1),
+                format!("no header: columns recognised by their values ({})", cols.describe()),
+            );
         }
         let skip = usize::from(shape == Shape::Header);
-        let mut rdr = csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(delim).from_reader(text.as_bytes());
+        let mut rdr =
+            csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(delim).from_reader(text.as_bytes());
         for (k, rec) in rdr.records().enumerate().skip(skip) {
             let line = k + first + 1;
             match rec {
@@ -211,7 +224,8 @@ fn finish(ctx: &mut Ctx, readings: Vec<Reading>, snapshots: usize) -> Result<Run
             order.push(&r.name);
         }
     }
-    let mut run = Run { id: names::run_id(ctx.source), label: names::file_stem(ctx.source).to_string(), ..Default::default() };
+    let mut run =
+        Run { id: names::run_id(ctx.source), label: names::file_stem(ctx.source).to_string(), ..Default::default() };
     run.start = start.map(civil::iso_utc);
     run.end = end.map(civil::iso_utc);
     run.duration_s = start.zip(end).map(|(s, e)| (e - s) as f64 / 1000.0);
@@ -230,7 +244,9 @@ fn finish(ctx: &mut Ctx, readings: Vec<Reading>, snapshots: usize) -> Result<Run
         let mem = points(&|r| r.mem.map(|m| m.0));
         let pct = points(&|r| r.mem_pct);
         let limit = mine().filter_map(|r| r.mem.and_then(|m| m.1)).next_back();
-        for (metric, unit, p) in [("cpu", Unit::Percent, cpu), ("memory", Unit::Bytes, mem), ("memory_percent", Unit::Percent, pct)] {
+        for (metric, unit, p) in
+            [("cpu", Unit::Percent, cpu), ("memory", Unit::Bytes, mem), ("memory_percent", Unit::Percent, pct)]
+        {
             if p.is_empty() {
                 continue;
             }

@@ -11,7 +11,11 @@ fn n(v: f64) -> String {
         return format!("{}", v as i64);
     }
     let s = format!("{:.*}", (5 - v.abs().log10().floor().clamp(-6.0, 5.0) as i32).max(0) as usize, v);
-    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
 }
 
 fn opt(label: &str, v: Option<f64>) -> String {
@@ -72,7 +76,14 @@ fn run(out: &mut String, r: &Run) {
         let _ = writeln!(out, "  dims {}", dims.join(" "));
     }
     for k in &r.kpis {
-        let _ = writeln!(out, "  kpi {:?} = {} {} {}", k.name, n(k.value), unit(k.unit), k.direction.map_or("Unstated".to_string(), |d| format!("{d:?}")));
+        let _ = writeln!(
+            out,
+            "  kpi {:?} = {} {} {}",
+            k.name,
+            n(k.value),
+            unit(k.unit),
+            k.direction.map_or("Unstated".to_string(), |d| format!("{d:?}"))
+        );
     }
     for t in &r.transactions {
         let extra: String = t.percentiles.iter().map(|(k, v)| format!(" {k}={}", n(*v))).collect();
@@ -92,7 +103,11 @@ fn run(out: &mut String, r: &Run) {
             opt("tput", t.throughput_per_s),
             opt("rx", t.bytes_received.map(|v| v as f64)),
             extra,
-            t.histogram.as_ref().map_or(String::new(), |h| format!(" hist={}x{}", h.counts.len(), h.counts.iter().sum::<u64>())),
+            t.histogram.as_ref().map_or(String::new(), |h| format!(
+                " hist={}x{}",
+                h.counts.len(),
+                h.counts.iter().sum::<u64>()
+            )),
         );
         if let Some(note) = &t.note {
             let _ = writeln!(out, "    note {note}");

@@ -54,7 +54,9 @@ pub fn detect_binary(h: &Head) -> bool {
 fn binary_version(b: &[u8]) -> Option<&str> {
     let len = u32::from_be_bytes([*b.get(1)?, *b.get(2)?, *b.get(3)?, *b.get(4)?]) as usize;
     let v = b.get(5..5 + len).filter(|_| b[0] == 0 && (3..=32).contains(&len))?;
-    let ok = v[0].is_ascii_digit() && v.contains(&b'.') && v.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-'));
+    let ok = v[0].is_ascii_digit()
+        && v.contains(&b'.')
+        && v.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-'));
     ok.then(|| std::str::from_utf8(v).ok()).flatten()
 }
 
@@ -126,24 +128,34 @@ impl Log {
     fn error(&mut self, message: &str) {
         let message = message.trim();
         let key = if message.is_empty() { "KO (no message)".to_string() } else { message.chars().take(300).collect() };
-        let key = if self.errors.contains_key(&key) || self.errors.len() < MAX_ERROR_KINDS { key } else { "other errors".into() };
+        let key = if self.errors.contains_key(&key) || self.errors.len() < MAX_ERROR_KINDS {
+            key
+        } else {
+            "other errors".into()
+        };
         *self.errors.entry(key).or_insert(0) += 1;
     }
 
     fn request(&mut self, ctx: &mut Ctx, line: u64, f: &[&str], h: usize) {
         let stamps = if h == 2 { 4 } else { 2 };
-        let status_at = (h + stamps + 2..f.len()).find(|&i| is_status(f[i]) && (1..=stamps).all(|k| int(f[i - k]).is_some()));
+        let status_at =
+            (h + stamps + 2..f.len()).find(|&i| is_status(f[i]) && (1..=stamps).all(|k| int(f[i - k]).is_some()));
         let Some(s) = status_at else {
             return ctx.warn(format!("line {line}"), "a REQUEST record without timestamps followed by OK/KO; left out");
         };
         // Gatling 3 logs an unmatched incoming message with end = Long.MinValue and counts it as 0 ms.
         let end_raw = int(f[s - 1]).unwrap_or(0);
-        let (Some(start), Some(end)) = (stamp(f[s - stamps]), if end_raw == i64::MIN { Some(i64::MIN) } else { stamp(f[s - 1]) }) else {
+        let (Some(start), Some(end)) =
+            (stamp(f[s - stamps]), if end_raw == i64::MIN { Some(i64::MIN) } else { stamp(f[s - 1]) })
+        else {
             return ctx.warn(format!("line {line}"), "a REQUEST record whose timestamps are not times; left out");
         };
         let elapsed = if end == i64::MIN { 0 } else { end - start };
         if elapsed < 0 {
-            return ctx.warn(format!("line {line}"), format!("a request that ends ({end}) before it starts ({start}); left out"));
+            return ctx.warn(
+                format!("line {line}"),
+                format!("a request that ends ({end}) before it starts ({start}); left out"),
+            );
         }
         let name = f[s - stamps - 1];
         let groups = if s - stamps - 2 > h { f[s - stamps - 2] } else { "" };
@@ -152,8 +164,19 @@ impl Log {
         for part in [&b"R"[..], groups.as_bytes(), b"\x1f", name.as_bytes()] {
             self.key.extend_from_slice(part);
         }
-        let i = self.agg.label_id(&self.key, line, || if groups.is_empty() { name.to_string() } else { format!("{} / {name}", group_path(groups)) });
-        self.agg.labels[i].add(&Sample { elapsed_ms: Some(elapsed as u64), errors: u64::from(!ok), start_ms: Some(start), ..Default::default() });
+        let i = self.agg.label_id(&self.key, line, || {
+            if groups.is_empty() {
+                name.to_string()
+            } else {
+                format!("{} / {name}", group_path(groups))
+            }
+        });
+        self.agg.labels[i].add(&Sample {
+            elapsed_ms: Some(elapsed as u64),
+            errors: u64::from(!ok),
+            start_ms: Some(start),
+            ..Default::default()
+        });
         self.widen(Some(start), (end != i64::MIN).then_some(end));
         self.requests += 1;
         if !ok {
@@ -170,9 +193,11 @@ impl Log {
         let want = if h == 2 { 5 } else { 3 };
         let s = f.iter().rposition(|x| is_status(x)).unwrap_or(0);
         if s < want + h + 2 || !(1..=want).all(|k| int(f[s - k]).is_some()) {
-            return ctx.warn(format!("line {line}"), "a GROUP record without start, end, cumulated time and OK/KO; left out");
+            return ctx
+                .warn(format!("line {line}"), "a GROUP record without start, end, cumulated time and OK/KO; left out");
         }
-        let (start, end, cumulated) = (stamp(f[s - want]), stamp(f[s - want + 1]), int(f[s - want + 2]).unwrap_or(0).max(0));
+        let (start, end, cumulated) =
+            (stamp(f[s - want]), stamp(f[s - want + 1]), int(f[s - want + 2]).unwrap_or(0).max(0));
         let groups = f[s - want - 1];
         let key = format!("G{groups}");
         let i = self.agg.label_id(key.as_bytes(), line, || group_path(groups));
@@ -204,7 +229,13 @@ impl Log {
         let field = |i: usize| f.get(i).map_or("", |x| x.trim()).to_string();
         self.run = Some(if h == 2 {
             // 2.0–2.1: simulation, id, RUN, start, description, "2.0".
-            RunRecord { simulation: field(0), id: field(1), start: f.get(3).and_then(|x| stamp(x)), description: field(4), version: field(5) }
+            RunRecord {
+                simulation: field(0),
+                id: field(1),
+                start: f.get(3).and_then(|x| stamp(x)),
+                description: field(4),
+                version: field(5),
+            }
         } else {
             // RUN, simulation, [user-defined id,] id, start, description, version.
             let start_at = (2..f.len()).find(|&i| f[i].trim().len() >= 12 && stamp(f[i]).is_some());
@@ -229,7 +260,13 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
             continue;
         }
         let f: Vec<&str> = text.split('\t').collect();
-        let h = if HEADERS.contains(&f[0]) { 0 } else if header_at_2(&f) { 2 } else { usize::MAX };
+        let h = if HEADERS.contains(&f[0]) {
+            0
+        } else if header_at_2(&f) {
+            2
+        } else {
+            usize::MAX
+        };
         match f.get(h).copied() {
             Some("REQUEST") => log.request(ctx, line_no, &f, h),
             Some("GROUP") => log.group(ctx, line_no, &f, h),
@@ -245,10 +282,15 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
 
 fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
     if log.requests == 0 {
-        return Err(ctx.error(LoadErrorKind::Empty, None, "the simulation.log has no REQUEST records (no requests were logged)"));
+        return Err(ctx.error(
+            LoadErrorKind::Empty,
+            None,
+            "the simulation.log has no REQUEST records (no requests were logged)",
+        ));
     }
     let window = log.window;
-    let request_names: rustc_hash::FxHashSet<&str> = log.agg.labels.iter().filter(|l| !l.is_controller).map(|l| l.name.as_str()).collect();
+    let request_names: rustc_hash::FxHashSet<&str> =
+        log.agg.labels.iter().filter(|l| !l.is_controller).map(|l| l.name.as_str()).collect();
     let mut labels: Vec<_> = log.agg.labels.iter().collect();
     labels.sort_by_key(|l| l.first_seen);
     let transactions = labels
@@ -262,14 +304,22 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
                 if request_names.contains(t.name.as_str()) {
                     t.name.push_str(" (group)");
                 }
-                t.note = Some("Gatling group: cumulated response time of its requests (Gatling's default group metric)".into());
+                t.note = Some(
+                    "Gatling group: cumulated response time of its requests (Gatling's default group metric)".into(),
+                );
             }
             t
         })
         .collect();
     let mut kpis = run_kpis(&log.agg.total(), window);
     if log.users > 0 {
-        kpis.push(Kpi { name: "Users started".into(), value: log.users as f64, unit: Unit::Count, direction: Some(Direction::Neutral), note: None });
+        kpis.push(Kpi {
+            name: "Users started".into(),
+            value: log.users as f64,
+            unit: Unit::Count,
+            direction: Some(Direction::Neutral),
+            note: None,
+        });
     }
     let mut errors: Vec<(String, u64)> = log.errors.into_iter().collect();
     errors.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -284,7 +334,11 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
         _ => names::file_stem(name).to_string(),
     };
     let id = if names::file_stem(name).eq_ignore_ascii_case("simulation") && !run_info.id.is_empty() {
-        names::run_id(&format!("{}-{}", run_info.id, when.as_deref().unwrap_or("").replace([' ', ':', '-'], "").trim_end_matches("UTC")))
+        names::run_id(&format!(
+            "{}-{}",
+            run_info.id,
+            when.as_deref().unwrap_or("").replace([' ', ':', '-'], "").trim_end_matches("UTC")
+        ))
     } else {
         names::run_id(name)
     };
@@ -299,7 +353,10 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
         },
         transactions,
         kpis,
-        errors: errors.into_iter().map(|(message, n)| ErrorEntry { message, count: Some(n), ..Default::default() }).collect(),
+        errors: errors
+            .into_iter()
+            .map(|(message, n)| ErrorEntry { message, count: Some(n), ..Default::default() })
+            .collect(),
         ..Default::default()
     };
     if !run_info.description.is_empty() {
@@ -313,7 +370,8 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
         if run_info.version.is_empty() { String::new() } else { format!(", version {}", run_info.version) },
     ));
     if log.assertions > 0 {
-        run.notes.push(format!("{} Gatling assertions are recorded in the log (serialized; not shown).", log.assertions));
+        run.notes
+            .push(format!("{} Gatling assertions are recorded in the log (serialized; not shown).", log.assertions));
     }
     run.dimensions.extend(names::suggested_dimensions(name));
     Ok(run)

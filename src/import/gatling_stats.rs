@@ -37,7 +37,9 @@ impl<'de> Deserialize<'de> for Num {
         Ok(Num(match Raw::deserialize(d)? {
             Raw::N(v) => Some(v),
             Raw::S(s) if s.trim() == "-" || s.trim().is_empty() => None,
-            Raw::S(s) => Some(s.trim().parse::<f64>().map_err(|_| serde::de::Error::custom(format!("{s:?} is not a number")))?),
+            Raw::S(s) => {
+                Some(s.trim().parse::<f64>().map_err(|_| serde::de::Error::custom(format!("{s:?} is not a number")))?)
+            }
             Raw::Null(()) => None,
         }))
     }
@@ -113,13 +115,19 @@ fn in_order<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, Node)>, D::E
 /// `js/stats.json` or `js/stats.js`.
 pub fn detect(h: &Head) -> bool {
     let js = h.trimmed().starts_with("var stats") && h.text.contains("numberOfRequests");
-    let json = h.is_json_object() && h.has_key("type", &['"']) && h.has_key("contents", &['{']) && h.has_key("numberOfRequests", &['{']);
+    let json = h.is_json_object()
+        && h.has_key("type", &['"'])
+        && h.has_key("contents", &['{'])
+        && h.has_key("numberOfRequests", &['{']);
     js || json
 }
 
 /// `js/global_stats.json`.
 pub fn detect_global(h: &Head) -> bool {
-    h.is_json_object() && h.has_key("numberOfRequests", &['{']) && h.has_key("meanNumberOfRequestsPerSecond", &['{']) && !h.has_key("contents", &[])
+    h.is_json_object()
+        && h.has_key("numberOfRequests", &['{'])
+        && h.has_key("meanNumberOfRequestsPerSecond", &['{'])
+        && !h.has_key("contents", &[])
 }
 
 /// The object literal after `var stats =` as JSON. Gatling's stats.js differs from JSON only by
@@ -154,7 +162,9 @@ fn stats_js_to_json(js: &str) -> Option<String> {
             }
             c if c.is_ascii_alphabetic() || c == '_' || c == '$' => {
                 let mut end = i + c.len_utf8();
-                while let Some((j, d)) = it.peek().copied().filter(|(_, d)| d.is_ascii_alphanumeric() || *d == '_' || *d == '$') {
+                while let Some((j, d)) =
+                    it.peek().copied().filter(|(_, d)| d.is_ascii_alphanumeric() || *d == '_' || *d == '$')
+                {
                     end = j + d.len_utf8();
                     it.next();
                 }
@@ -181,7 +191,12 @@ fn parse<'a, T: Deserialize<'a>>(ctx: &Ctx, json: &'a str) -> Result<T, LoadErro
         let path = e.path().to_string();
         let inner = e.into_inner();
         let kind = if inner.is_syntax() || inner.is_eof() { LoadErrorKind::Syntax } else { LoadErrorKind::Schema };
-        LoadError { path: Some(path), line: Some(inner.line()), column: Some(inner.column()), ..ctx.error(kind, None, inner.to_string()) }
+        LoadError {
+            path: Some(path),
+            line: Some(inner.line()),
+            column: Some(inner.column()),
+            ..ctx.error(kind, None, inner.to_string())
+        }
     })
 }
 
@@ -194,7 +209,8 @@ fn unescape(s: &str) -> String {
 fn ranks(st: &Stats) -> ([f64; 4], bool) {
     let named = |p: &Pair| {
         let name = p.name.as_deref()?;
-        let digits: String = name.chars().skip_while(|c| !c.is_ascii_digit()).take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+        let digits: String =
+            name.chars().skip_while(|c| !c.is_ascii_digit()).take_while(|c| c.is_ascii_digit() || *c == '.').collect();
         digits.parse::<f64>().ok().filter(|r| *r > 0.0 && *r <= 100.0)
     };
     let found = [&st.percentiles1, &st.percentiles2, &st.percentiles3, &st.percentiles4].map(named);
@@ -231,7 +247,11 @@ fn transaction(name: String, st: &Stats, ranks: &[f64; 4]) -> Transaction {
 fn walk(nodes: &[(String, Node)], ranks: &[f64; 4], parents: &[String], out: &mut Vec<Transaction>) {
     for (id, node) in nodes {
         let own = if node.name.is_empty() { id.clone() } else { unescape(&node.name) };
-        let path = if node.path.is_empty() { parents.iter().chain([&own]).cloned().collect::<Vec<_>>().join(" / ") } else { unescape(&node.path) };
+        let path = if node.path.is_empty() {
+            parents.iter().chain([&own]).cloned().collect::<Vec<_>>().join(" / ")
+        } else {
+            unescape(&node.path)
+        };
         let st = node.stats.as_ref();
         if node.kind == "GROUP" {
             if let Some(st) = st {
@@ -249,7 +269,13 @@ fn walk(nodes: &[(String, Node)], ranks: &[f64; 4], parents: &[String], out: &mu
 }
 
 fn run_of(ctx: &mut Ctx, st: &Stats, transactions: Vec<Transaction>, from_file: bool) -> Run {
-    let kpi = |name: &str, value: f64, unit: Unit, direction: Direction, note: &str| Kpi { name: name.into(), value, unit, direction: Some(direction), note: Some(note.into()) };
+    let kpi = |name: &str, value: f64, unit: Unit, direction: Direction, note: &str| Kpi {
+        name: name.into(),
+        value,
+        unit,
+        direction: Some(direction),
+        note: Some(note.into()),
+    };
     let (ranks, _) = ranks(st);
     let total = st.number_of_requests.total.0.unwrap_or(0.0);
     let mut kpis = vec![kpi("Samples", total, Unit::Count, Direction::Neutral, "requests")];
@@ -258,14 +284,29 @@ fn run_of(ctx: &mut Ctx, st: &Stats, transactions: Vec<Transaction>, from_file: 
     }
     let rate = st.mean_number_of_requests_per_second.total.0;
     if let Some(r) = rate {
-        kpis.push(kpi("Throughput", r, Unit::PerSecond, Direction::HigherIsBetter, "Gatling: requests ÷ the run's duration in whole seconds"));
+        kpis.push(kpi(
+            "Throughput",
+            r,
+            Unit::PerSecond,
+            Direction::HigherIsBetter,
+            "Gatling: requests ÷ the run's duration in whole seconds",
+        ));
     }
     if let Some(m) = st.mean_response_time.total.0.filter(|_| total > 0.0) {
         kpis.push(kpi("Mean response time", m, Unit::Ms, Direction::LowerIsBetter, "all requests, rounded by Gatling"));
     }
-    let p95 = ranks.iter().position(|r| *r == 95.0).and_then(|i| [&st.percentiles1, &st.percentiles2, &st.percentiles3, &st.percentiles4][i].total.0);
+    let p95 = ranks
+        .iter()
+        .position(|r| *r == 95.0)
+        .and_then(|i| [&st.percentiles1, &st.percentiles2, &st.percentiles3, &st.percentiles4][i].total.0);
     if let Some(p) = p95.filter(|_| total > 0.0) {
-        kpis.push(kpi("p95 response time", p, Unit::Ms, Direction::LowerIsBetter, "all requests, Gatling's t-digest estimate"));
+        kpis.push(kpi(
+            "p95 response time",
+            p,
+            Unit::Ms,
+            Direction::LowerIsBetter,
+            "all requests, Gatling's t-digest estimate",
+        ));
     }
     let name = ctx.source;
     let mut run = Run {
@@ -295,7 +336,9 @@ pub fn import(ctx: &mut Ctx, enc: text::Enc, input: impl Read) -> Result<Run, Lo
     let json = if text.trim_start().starts_with('{') {
         text
     } else {
-        stats_js_to_json(&text).ok_or_else(|| ctx.error(LoadErrorKind::Syntax, None, "no complete `var stats = {…}` object was found in this stats.js"))?
+        stats_js_to_json(&text).ok_or_else(|| {
+            ctx.error(LoadErrorKind::Syntax, None, "no complete `var stats = {…}` object was found in this stats.js")
+        })?
     };
     let root: Node = parse(ctx, &json)?;
     let Some(st) = root.stats.as_ref() else {

@@ -78,7 +78,14 @@ impl<T> Unique<T> {
         Self { items: Vec::new(), seen: HashMap::new() }
     }
 
-    fn add(&mut self, from: Vec<T>, at: (usize, &[&str]), what: &str, key: fn(&T) -> String, warnings: &mut Vec<Warning>) {
+    fn add(
+        &mut self,
+        from: Vec<T>,
+        at: (usize, &[&str]),
+        what: &str,
+        key: fn(&T) -> String,
+        warnings: &mut Vec<Warning>,
+    ) {
         for item in from {
             match first_seen(&mut self.seen, key(&item), at, what) {
                 Some(w) => warnings.push(w),
@@ -89,7 +96,12 @@ impl<T> Unique<T> {
 }
 
 /// Records `k` as given by part `at.0`; if an earlier part gave it, the warning that says so.
-fn first_seen(seen: &mut HashMap<String, usize>, k: String, (part, parts): (usize, &[&str]), what: &str) -> Option<Warning> {
+fn first_seen(
+    seen: &mut HashMap<String, usize>,
+    k: String,
+    (part, parts): (usize, &[&str]),
+    what: &str,
+) -> Option<Warning> {
     let name = |i: usize| parts.get(i).copied().unwrap_or_default();
     match seen.entry(k) {
         Entry::Occupied(first) => Some(Warning {
@@ -151,7 +163,10 @@ pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
         end: pick_time(timed().filter_map(|p| p.run.end.as_ref()), true),
         ..Default::default()
     };
-    run.duration_s = match (run.start.as_deref().and_then(civil::parse_datetime), run.end.as_deref().and_then(civil::parse_datetime)) {
+    run.duration_s = match (
+        run.start.as_deref().and_then(civil::parse_datetime),
+        run.end.as_deref().and_then(civil::parse_datetime),
+    ) {
         (Some((s, _)), Some((e, _))) if e >= s => Some((e - s) as f64 / 1000.0),
         _ => timed().filter_map(|p| p.run.duration_s).reduce(f64::max),
     };
@@ -163,7 +178,9 @@ pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
             match run.dimensions.get(&key) {
                 Some(v) if *v != value && !spec.dimensions.contains_key(&key) => warnings.push(Warning {
                     path: source.clone(),
-                    message: format!("dimension {key}={value} differs from {key}={v} of an earlier file; the run keeps {key}={v}"),
+                    message: format!(
+                        "dimension {key}={value} differs from {key}={v} of an earlier file; the run keeps {key}={v}"
+                    ),
                 }),
                 Some(_) => {}
                 None => {
@@ -171,7 +188,9 @@ pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
                 }
             }
         }
-        for (field, mine, theirs) in [("release", &mut run.release, r.release), ("version", &mut run.version, r.version)] {
+        for (field, mine, theirs) in
+            [("release", &mut run.release, r.release), ("version", &mut run.version, r.version)]
+        {
             match (mine.as_ref(), theirs) {
                 (None, t) => *mine = t,
                 (Some(m), Some(t)) if *m != t => warnings.push(Warning {
@@ -207,10 +226,14 @@ pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
         infra.add(r.infrastructure, at, "infrastructure component", |c| c.component.clone(), w);
     }
     (run.transactions, run.resources, run.indices, run.kpis) = (txns.items, res.items, idx.items, kpis.items);
-    (run.errors, run.tenants, run.modules, run.infrastructure) = (errs.items, tenants.items, modules.items, infra.items);
+    (run.errors, run.tenants, run.modules, run.infrastructure) =
+        (errs.items, tenants.items, modules.items, infra.items);
     run.dimensions.extend(spec.dimensions.clone());
     if sources.len() > 1 {
-        run.notes.push(format!("Merged by runlens from {}.", sources.iter().map(|s| super::names::file_name(s)).collect::<Vec<_>>().join(", ")));
+        run.notes.push(format!(
+            "Merged by runlens from {}.",
+            sources.iter().map(|s| super::names::file_name(s)).collect::<Vec<_>>().join(", ")
+        ));
     }
     (run, warnings)
 }
@@ -221,7 +244,11 @@ pub type GroupError = String;
 /// One bundle of `groups`, after the runs of `append` (kept first, with its report, comparisons
 /// and thresholds). A grouped file must give one run (a history file goes outside groups); ids
 /// that collide become `id~2`, with a warning. Warnings name the file (or the run) they are about.
-pub fn bundle_of(append: Option<File>, groups: Vec<Group>, options: &Options) -> Result<(Bundle, Vec<Warning>), GroupError> {
+pub fn bundle_of(
+    append: Option<File>,
+    groups: Vec<Group>,
+    options: &Options,
+) -> Result<(Bundle, Vec<Warning>), GroupError> {
     let mut warnings = Vec::new();
     let mut ws = Workspace::default();
     let appended = append.is_some();
@@ -327,12 +354,22 @@ fn merged_report(inputs: &[(String, Input)]) -> Report {
 }
 
 fn bundle_around_runs() -> Bundle {
-    Bundle { format: bundle::FORMAT_NAME.into(), version: bundle::FORMAT_VERSION, report: Report::default(), runs: vec![], comparisons: vec![], thresholds: None }
+    Bundle {
+        format: bundle::FORMAT_NAME.into(),
+        version: bundle::FORMAT_VERSION,
+        report: Report::default(),
+        runs: vec![],
+        comparisons: vec![],
+        thresholds: None,
+    }
 }
 
 fn warn_renames(warnings: &mut Vec<Warning>, source: &str, renames: Vec<(String, String)>) {
     for (old, new) in renames {
-        warnings.push(Warning { path: source.to_string(), message: format!("run id {old:?} is already taken; this run is {new:?}") });
+        warnings.push(Warning {
+            path: source.to_string(),
+            message: format!("run id {old:?} is already taken; this run is {new:?}"),
+        });
     }
 }
 

@@ -41,19 +41,68 @@ pub struct Layout {
 
 /// JMeter's default columns (5.x); older defaults are prefixes of similar lists (see `headerless`).
 const DEFAULT_5: [&str; 17] = [
-    "timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName", "dataType", "success",
-    "failureMessage", "bytes", "sentBytes", "grpThreads", "allThreads", "URL", "Latency", "IdleTime", "Connect",
+    "timeStamp",
+    "elapsed",
+    "label",
+    "responseCode",
+    "responseMessage",
+    "threadName",
+    "dataType",
+    "success",
+    "failureMessage",
+    "bytes",
+    "sentBytes",
+    "grpThreads",
+    "allThreads",
+    "URL",
+    "Latency",
+    "IdleTime",
+    "Connect",
 ];
 const DEFAULT_3: [&str; 16] = [
-    "timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName", "dataType", "success",
-    "failureMessage", "bytes", "sentBytes", "grpThreads", "allThreads", "Latency", "IdleTime", "Connect",
+    "timeStamp",
+    "elapsed",
+    "label",
+    "responseCode",
+    "responseMessage",
+    "threadName",
+    "dataType",
+    "success",
+    "failureMessage",
+    "bytes",
+    "sentBytes",
+    "grpThreads",
+    "allThreads",
+    "Latency",
+    "IdleTime",
+    "Connect",
 ];
-const DEFAULT_2: [&str; 10] =
-    ["timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName", "dataType", "success", "bytes", "Latency"];
+const DEFAULT_2: [&str; 10] = [
+    "timeStamp",
+    "elapsed",
+    "label",
+    "responseCode",
+    "responseMessage",
+    "threadName",
+    "dataType",
+    "success",
+    "bytes",
+    "Latency",
+];
 /// Header names that only JMeter writes; two of them (besides `label`) make a header a JTL header.
 const JMETER_NAMES: [&str; 12] = [
-    "timestamp", "elapsed", "responsecode", "responsemessage", "threadname", "datatype", "success", "failuremessage",
-    "sentbytes", "grpthreads", "allthreads", "latency",
+    "timestamp",
+    "elapsed",
+    "responsecode",
+    "responsemessage",
+    "threadname",
+    "datatype",
+    "success",
+    "failuremessage",
+    "sentbytes",
+    "grpthreads",
+    "allthreads",
+    "latency",
 ];
 
 fn cols_from_names<'a>(names: impl Iterator<Item = &'a str>) -> Cols {
@@ -98,7 +147,8 @@ fn delimiter(first_line: &str) -> u8 {
 }
 
 fn split_fields(line: &str, delim: u8) -> Vec<String> {
-    let mut r = csv::ReaderBuilder::new().has_headers(false).delimiter(delim).flexible(true).from_reader(line.as_bytes());
+    let mut r =
+        csv::ReaderBuilder::new().has_headers(false).delimiter(delim).flexible(true).from_reader(line.as_bytes());
     r.records().next().and_then(Result::ok).map(|rec| rec.iter().map(str::to_string).collect()).unwrap_or_default()
 }
 
@@ -113,7 +163,10 @@ fn is_bool(s: &str) -> bool {
 /// A JMeter thread name such as "Thread Group 1-1".
 fn is_thread_name(s: &str) -> bool {
     let tail = s.rsplit(' ').next().unwrap_or("");
-    s.contains(' ') && tail.split_once('-').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty() && (a.to_string() + b).bytes().all(|c| c.is_ascii_digit()))
+    s.contains(' ')
+        && tail.split_once('-').is_some_and(|(a, b)| {
+            !a.is_empty() && !b.is_empty() && (a.to_string() + b).bytes().all(|c| c.is_ascii_digit())
+        })
 }
 
 /// The layout of a file from its first line(s); `None` if it does not look like a JTL.
@@ -124,7 +177,12 @@ pub fn layout(head_text: &str) -> Option<Layout> {
     let lower: Vec<String> = fields.iter().map(|f| f.trim().trim_matches('"').to_ascii_lowercase()).collect();
     let jmeter_names = lower.iter().filter(|n| JMETER_NAMES.contains(&n.as_str())).count();
     if lower.iter().any(|n| n == "label") && jmeter_names >= 2 {
-        return Some(Layout { delimiter: delim, header: true, cols: cols_from_names(fields.iter().map(String::as_str)), inferred: None });
+        return Some(Layout {
+            delimiter: delim,
+            header: true,
+            cols: cols_from_names(fields.iter().map(String::as_str)),
+            inferred: None,
+        });
     }
     headerless(&fields, delim)
 }
@@ -149,7 +207,8 @@ fn headerless(fields: &[String], delim: u8) -> Option<Layout> {
     }
     if fields.len() >= 6 && fields.iter().any(|f| is_thread_name(f)) {
         let cols = Cols { label: Some(0), success: Some(success_at), ..Default::default() };
-        let how = "no header and not JMeter's default column order: only labels, sample counts and errors are read".into();
+        let how =
+            "no header and not JMeter's default column order: only labels, sample counts and errors are read".into();
         return Some(Layout { delimiter: delim, header: false, cols, inferred: Some(how) });
     }
     None
@@ -232,7 +291,10 @@ pub fn finish_parts(ctx: &mut Ctx, parts: Vec<Part>) -> Result<Run, LoadError> {
         status: RunStatus::Completed,
         transactions: agg.transactions(),
         kpis: run_kpis(&total, window),
-        errors: errors.into_iter().map(|(message, count)| ErrorEntry { message, count: Some(count), ..Default::default() }).collect(),
+        errors: errors
+            .into_iter()
+            .map(|(message, count)| ErrorEntry { message, count: Some(count), ..Default::default() })
+            .collect(),
         ..Default::default()
     };
     run.notes.push(format!(
@@ -245,9 +307,12 @@ pub fn finish_parts(ctx: &mut Ctx, parts: Vec<Part>) -> Result<Run, LoadError> {
 
 /// Imports a whole file in one pass.
 pub fn import(ctx: &mut Ctx, mut input: Box<dyn std::io::BufRead + '_>) -> Result<Run, LoadError> {
-    let head = input.fill_buf().map_err(|e| ctx.error(LoadErrorKind::Io, None, format!("the file could not be read ({e})")))?;
+    let head = input
+        .fill_buf()
+        .map_err(|e| ctx.error(LoadErrorKind::Io, None, format!("the file could not be read ({e})")))?;
     let (head_text, _) = text::lossy(head);
-    let layout = layout(&head_text).ok_or_else(|| ctx.error(LoadErrorKind::Syntax, Some(1), "the first line is not a JMeter CSV header"))?;
+    let layout = layout(&head_text)
+        .ok_or_else(|| ctx.error(LoadErrorKind::Syntax, Some(1), "the first line is not a JMeter CSV header"))?;
     let progress = ctx.progress;
     let part = aggregate_range(&layout, input, 0, None, layout.header, &mut |n| progress.records.set(n))
         .map_err(|(line, msg)| ctx.error(LoadErrorKind::Syntax, Some(line), msg))?;

@@ -108,7 +108,13 @@ impl Entry<'_> {
 /// Run KPIs from the `Total` row, with the names and meaning of `samples::run_kpis`.
 fn total_kpis(t: &Transaction, error_pct: Option<f64>) -> Vec<Kpi> {
     let from = "from the Total row of JMeter's dashboard";
-    let kpi = |name: &str, value: f64, unit, direction, note: String| Kpi { name: name.into(), value, unit, direction: Some(direction), note: Some(note) };
+    let kpi = |name: &str, value: f64, unit, direction, note: String| Kpi {
+        name: name.into(),
+        value,
+        unit,
+        direction: Some(direction),
+        note: Some(note),
+    };
     let mut out = Vec::new();
     if let Some(n) = t.samples {
         out.push(kpi("Samples", n as f64, Unit::Count, Direction::Neutral, from.into()));
@@ -121,13 +127,25 @@ fn total_kpis(t: &Transaction, error_pct: Option<f64>) -> Vec<Kpi> {
         out.push(kpi("Error rate", r, Unit::Percent, Direction::LowerIsBetter, from.into()));
     }
     if let Some(x) = t.throughput_per_s {
-        out.push(kpi("Throughput", x, Unit::PerSecond, Direction::HigherIsBetter, format!("all samples over the run's first start to last end, {from}")));
+        out.push(kpi(
+            "Throughput",
+            x,
+            Unit::PerSecond,
+            Direction::HigherIsBetter,
+            format!("all samples over the run's first start to last end, {from}"),
+        ));
     }
     if let Some(x) = t.mean_ms {
         out.push(kpi("Mean response time", x, Unit::Ms, Direction::LowerIsBetter, format!("all samples, {from}")));
     }
     if let Some(x) = t.p95_ms {
-        out.push(kpi("p95 response time", x, Unit::Ms, Direction::LowerIsBetter, format!("all samples, JMeter's pct2ResTime (95th percentile by default, interpolated), {from}")));
+        out.push(kpi(
+            "p95 response time",
+            x,
+            Unit::Ms,
+            Direction::LowerIsBetter,
+            format!("all samples, JMeter's pct2ResTime (95th percentile by default, interpolated), {from}"),
+        ));
     }
     out
 }
@@ -155,7 +173,11 @@ pub fn import(ctx: &mut Ctx, enc: text::Enc, input: impl Read) -> Result<Run, Lo
     let (mut transactions, mut kpis, mut has_median) = (Vec::new(), Vec::new(), false);
     for (label, value) in &entries.0 {
         let Value::Object(fields) = value else {
-            return Err(ctx.error_at(LoadErrorKind::Syntax, label.clone(), "each label's statistics must be an object"));
+            return Err(ctx.error_at(
+                LoadErrorKind::Syntax,
+                label.clone(),
+                "each label's statistics must be an object",
+            ));
         };
         let entry = Entry { label, fields };
         has_median |= fields.contains_key("medianResTime");
@@ -181,7 +203,8 @@ pub fn import(ctx: &mut Ctx, enc: text::Enc, input: impl Read) -> Result<Run, Lo
     if !has_median {
         notes.push("This statistics.json has no medianResTime (JMeter before 5.3): there is no median.".into());
     }
-    let mut run = Run { id: names::run_id(&name), label: name.clone(), transactions, kpis, notes, ..Default::default() };
+    let mut run =
+        Run { id: names::run_id(&name), label: name.clone(), transactions, kpis, notes, ..Default::default() };
     run.dimensions.extend(names::suggested_dimensions(&name));
     Ok(run)
 }

@@ -78,7 +78,8 @@ pub fn detect(h: &Head) -> bool {
         return false;
     }
     let mut r = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(h.first_line().as_bytes());
-    let names: Option<Vec<String>> = r.records().next().and_then(Result::ok).map(|rec| rec.iter().map(str::to_string).collect());
+    let names: Option<Vec<String>> =
+        r.records().next().and_then(Result::ok).map(|rec| rec.iter().map(str::to_string).collect());
     names.as_deref().and_then(header_cols).is_some()
 }
 
@@ -101,7 +102,8 @@ fn number(s: &str) -> Option<f64> {
         Some(_) => return None,
         None => (s, 1.0),
     };
-    let s: std::borrow::Cow<str> = if s.contains(',') && !s.contains('.') { s.replace(',', ".").into() } else { s.into() };
+    let s: std::borrow::Cow<str> =
+        if s.contains(',') && !s.contains('.') { s.replace(',', ".").into() } else { s.into() };
     s.parse::<f64>().ok().filter(|x| x.is_finite()).map(|x| x / per)
 }
 
@@ -119,7 +121,9 @@ fn transaction(ctx: &mut Ctx, cols: &[Col], names: &[String], row: &Row) -> (Tra
         };
         match col {
             Col::Samples if v >= 0.0 && v.fract() == 0.0 => t.samples = Some(v as u64),
-            Col::Samples => ctx.warn(format!("line {}", row.line), format!("{name} {raw:?} is not a count; read as missing")),
+            Col::Samples => {
+                ctx.warn(format!("line {}", row.line), format!("{name} {raw:?} is not a count; read as missing"))
+            }
             Col::Mean => t.mean_ms = Some(v),
             Col::Median => t.median_ms = Some(v),
             Col::Pct(p) if *p == 50.0 => t.median_ms = Some(v),
@@ -132,7 +136,9 @@ fn transaction(ctx: &mut Ctx, cols: &[Col], names: &[String], row: &Row) -> (Tra
             Col::Min => t.min_ms = Some(v),
             Col::Max => t.max_ms = Some(v),
             // The GUI writes "0.00%"; JMeterPluginsCMD (resource-key header) the fraction 0.0–1.0.
-            Col::ErrorPct if !raw.contains('%') && name.to_ascii_lowercase().starts_with("aggregate_report_") => error_pct = Some(v * 100.0),
+            Col::ErrorPct if !raw.contains('%') && name.to_ascii_lowercase().starts_with("aggregate_report_") => {
+                error_pct = Some(v * 100.0)
+            }
             Col::ErrorPct => error_pct = Some(v),
             Col::Throughput => t.throughput_per_s = Some(v),
             Col::Label | Col::Key | Col::Unused => {}
@@ -147,13 +153,33 @@ fn transaction(ctx: &mut Ctx, cols: &[Col], names: &[String], row: &Row) -> (Tra
 /// KPIs from a TOTAL row, with the names and meaning of `samples::run_kpis`.
 fn total_kpis(t: &Transaction, error_pct: Option<f64>) -> Vec<Kpi> {
     let from = "from the report's TOTAL row";
-    let kpi = |name: &str, v: Option<f64>, unit, direction, note: String| v.map(|value| Kpi { name: name.into(), value, unit, direction: Some(direction), note: Some(note) });
+    let kpi = |name: &str, v: Option<f64>, unit, direction, note: String| {
+        v.map(|value| Kpi { name: name.into(), value, unit, direction: Some(direction), note: Some(note) })
+    };
     [
         kpi("Samples", t.samples.map(|n| n as f64), Unit::Count, Direction::Neutral, from.into()),
         kpi("Error rate", error_pct, Unit::Percent, Direction::LowerIsBetter, from.into()),
-        kpi("Throughput", t.throughput_per_s, Unit::PerSecond, Direction::HigherIsBetter, format!("all samples over the run's first start to last end, {from}")),
-        kpi("Mean response time", t.mean_ms, Unit::Ms, Direction::LowerIsBetter, format!("all samples, {from} (whole ms)")),
-        kpi("p95 response time", t.p95_ms, Unit::Ms, Direction::LowerIsBetter, format!("all samples, JMeter's 95% Line, {from}")),
+        kpi(
+            "Throughput",
+            t.throughput_per_s,
+            Unit::PerSecond,
+            Direction::HigherIsBetter,
+            format!("all samples over the run's first start to last end, {from}"),
+        ),
+        kpi(
+            "Mean response time",
+            t.mean_ms,
+            Unit::Ms,
+            Direction::LowerIsBetter,
+            format!("all samples, {from} (whole ms)"),
+        ),
+        kpi(
+            "p95 response time",
+            t.p95_ms,
+            Unit::Ms,
+            Direction::LowerIsBetter,
+            format!("all samples, JMeter's 95% Line, {from}"),
+        ),
     ]
     .into_iter()
     .flatten()
@@ -164,7 +190,10 @@ fn total_kpis(t: &Transaction, error_pct: Option<f64>) -> Vec<Kpi> {
 /// formatted time) as ISO 8601 UTC, with the time in epoch milliseconds.
 fn key_value(name: &str, raw: &str) -> (String, Option<i64>) {
     let raw = raw.trim();
-    let is_date = matches!(name.to_ascii_lowercase().as_str(), "date" | "time" | "timestamp" | "datetime" | "start" | "start time");
+    let is_date = matches!(
+        name.to_ascii_lowercase().as_str(),
+        "date" | "time" | "timestamp" | "datetime" | "start" | "start time"
+    );
     let digits = !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit());
     let ms = match (is_date, digits, raw.len()) {
         (true, true, 9..=11) => raw.parse::<i64>().ok().map(|s| s * 1000),
@@ -198,7 +227,11 @@ fn read_rows(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Table, LoadE
     }
     let names: Vec<String> = rec.iter().map(|s| s.trim_start_matches('\u{FEFF}').trim().to_string()).collect();
     let cols = header_cols(&names).ok_or_else(|| {
-        ctx.error(LoadErrorKind::Syntax, Some(1), "the first line is not an Aggregate or Summary Report header (Label, # Samples, …)")
+        ctx.error(
+            LoadErrorKind::Syntax,
+            Some(1),
+            "the first line is not an Aggregate or Summary Report header (Label, # Samples, …)",
+        )
     })?;
     let label_at = cols.iter().position(|c| *c == Col::Label).unwrap_or(0);
     let mut rows = Vec::new();
@@ -213,7 +246,10 @@ fn read_rows(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Table, LoadE
         let cells: Vec<String> = rec.iter().map(str::to_string).collect();
         let label = cells.get(label_at).cloned().unwrap_or_default();
         if label.contains('\u{FFFD}') {
-            ctx.warn(format!("line {line}"), format!("label {label:?} has bytes that are not valid text; they show as \u{FFFD}"));
+            ctx.warn(
+                format!("line {line}"),
+                format!("label {label:?} has bytes that are not valid text; they show as \u{FFFD}"),
+            );
         }
         let total = TOTAL_LABELS.contains(&label.trim().to_lowercase().as_str());
         let key = cols.iter().zip(&cells).filter(|(c, _)| **c == Col::Key).map(|(_, v)| v.trim().to_string()).collect();
@@ -305,7 +341,10 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Vec<Run>, L
             let earlier = if row.total { total_row } else { kept.iter().find(|r| r.label == row.label).copied() };
             if let Some(e) = earlier {
                 let how = if e.cells == row.cells { "repeats" } else { "has other figures than" };
-                ctx.warn(format!("line {}", row.line), format!("{how} line {} (same run, same label {:?}); line {} is kept", e.line, row.label, e.line));
+                ctx.warn(
+                    format!("line {}", row.line),
+                    format!("{how} line {} (same run, same label {:?}); line {} is kept", e.line, row.label, e.line),
+                );
                 continue;
             }
             let (t, pct) = transaction(ctx, &cols, &names, row);

@@ -131,7 +131,8 @@ impl Fields {
             };
             // Attribute-value normalization as XML readers (and JMeter) do it; JMeter writes
             // line breaks in labels as `&#10;`, which survive it.
-            let value = a.normalized_value(XmlVersion::Implicit1_0).map_or_else(|_| a.value.to_string(), Cow::into_owned);
+            let value =
+                a.normalized_value(XmlVersion::Implicit1_0).map_or_else(|_| a.value.to_string(), Cow::into_owned);
             let replaced = value.contains('\u{FFFD}');
             f.attributes |= f.set(a.key.as_ref(), value, replaced);
         }
@@ -175,7 +176,9 @@ impl Fields {
                 Some(e) => s.elapsed_ms = Some(e),
                 None => {
                     let shown = t.clone();
-                    part.warn(line, || format!("elapsed time {shown:?} is not a whole number of milliseconds; the sample is skipped"));
+                    part.warn(line, || {
+                        format!("elapsed time {shown:?} is not a whole number of milliseconds; the sample is skipped")
+                    });
                     return;
                 }
             }
@@ -192,7 +195,9 @@ impl Fields {
                     Some((t, _)) => Some(t),
                     None => {
                         let shown = ts.to_string();
-                        part.warn(line, || format!("time stamp {shown:?} is not a time; the sample counts without one"));
+                        part.warn(line, || {
+                            format!("time stamp {shown:?} is not a time; the sample counts without one")
+                        });
                         None
                     }
                 },
@@ -227,7 +232,10 @@ impl Fields {
             let warnings = &mut part.warnings;
             part.agg.label_id(label.as_bytes(), line, || {
                 if replaced {
-                    warnings.push((line, format!("label {label:?} has bytes that are not valid text; they show as \u{FFFD}")));
+                    warnings.push((
+                        line,
+                        format!("label {label:?} has bytes that are not valid text; they show as \u{FFFD}"),
+                    ));
                 }
                 label.clone()
             })
@@ -311,7 +319,8 @@ fn parse(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Parsed, LoadErro
             Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => {}
         }
         if skip {
-            skip_text(reader.stream()).map_err(|e| ctx.error(LoadErrorKind::Io, Some(line), format!("the file could not be read ({e})")))?;
+            skip_text(reader.stream())
+                .map_err(|e| ctx.error(LoadErrorKind::Io, Some(line), format!("the file could not be read ({e})")))?;
         }
         progress.records.set(part.records);
     }
@@ -320,7 +329,11 @@ fn parse(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Parsed, LoadErro
         if counted {
             f.add_to(&mut part);
         }
-        let why = if broken { "the error cuts this sample off" } else { "the file ends inside this sample (was the test stopped?)" };
+        let why = if broken {
+            "the error cuts this sample off"
+        } else {
+            "the file ends inside this sample (was the test stopped?)"
+        };
         let how = if counted { "it is counted from its attributes" } else { "it is not counted" };
         part.warn(at, || format!("{why}; {how}"));
     } else if st.depth > 0 && !broken {
@@ -354,7 +367,11 @@ fn start(ctx: &Ctx, st: &mut State, e: &BytesStart, line: u64, empty: bool) -> R
         1 => {
             if e.name().as_ref() != "testResults" {
                 let name = e.name().as_ref().to_string();
-                return Err(ctx.error(LoadErrorKind::Syntax, Some(line), format!("the root element is <{name}>, not JMeter's <testResults>")));
+                return Err(ctx.error(
+                    LoadErrorKind::Syntax,
+                    Some(line),
+                    format!("the root element is <{name}>, not JMeter's <testResults>"),
+                ));
             }
             Ok(false)
         }
@@ -366,7 +383,10 @@ fn start(ctx: &Ctx, st: &mut State, e: &BytesStart, line: u64, empty: bool) -> R
             let sample_key = |a: quick_xml::events::attributes::Attribute| SAMPLE_ATTRIBUTES.contains(&a.key.as_ref());
             if e.attributes().with_checks(false).flatten().any(sample_key) {
                 st.sub_samples += 1;
-            } else if !empty && st.sample.as_ref().is_some_and(|f| !f.attributes) && FIELD_NAMES.contains(&e.name().as_ref()) {
+            } else if !empty
+                && st.sample.as_ref().is_some_and(|f| !f.attributes)
+                && FIELD_NAMES.contains(&e.name().as_ref())
+            {
                 st.capture = Some((e.name().as_ref().to_string(), String::new()));
                 return Ok(false);
             }
@@ -381,8 +401,18 @@ const SAMPLE_ATTRIBUTES: [&str; 11] = ["t", "ts", "s", "lb", "rc", "rs", "rm", "
 
 /// `SampleResult` field names read from an attribute-less sample's children.
 const FIELD_NAMES: [&str; 12] = [
-    "label", "elapsedTime", "timeStamp", "startTime", "endTime", "success", "responseCode", "responseMessage", "bytes",
-    "sentBytes", "sampleCount", "errorCount",
+    "label",
+    "elapsedTime",
+    "timeStamp",
+    "startTime",
+    "endTime",
+    "success",
+    "responseCode",
+    "responseMessage",
+    "bytes",
+    "sentBytes",
+    "sampleCount",
+    "errorCount",
 ];
 
 /// Appends escaped text to the field being captured (up to `MAX_FIELD_TEXT` bytes).

@@ -16,10 +16,17 @@ pub fn parse(ctx: &mut Ctx, text: &str) -> Result<Vec<Value>, LoadError> {
         match item {
             Ok(v) => docs.push(v),
             Err(e) if docs.is_empty() => {
-                return Err(LoadError { column: Some(e.column()), ..ctx.error(LoadErrorKind::Syntax, Some(e.line() as u64), format!("not valid JSON: {e}")) });
+                return Err(LoadError {
+                    column: Some(e.column()),
+                    ..ctx.error(LoadErrorKind::Syntax, Some(e.line() as u64), format!("not valid JSON: {e}"))
+                });
             }
             Err(e) => {
-                let what = if e.is_eof() { "the file ends inside a JSON document (cut off?)" } else { "what follows is not valid JSON" };
+                let what = if e.is_eof() {
+                    "the file ends inside a JSON document (cut off?)"
+                } else {
+                    "what follows is not valid JSON"
+                };
                 ctx.warn(
                     format!("line {}", e.line()),
                     format!("{what}: {e}; the {} document(s) before it are imported", docs.len()),
@@ -67,6 +74,9 @@ mod tests {
         let v: Value = serde_json::json!({"a": "12", "b": 12, "c": "-", "d": null, "e": [1]});
         assert_eq!(text_of(v.get("a")), Some("12".into()));
         assert_eq!(text_of(v.get("b")), Some("12".into()));
-        assert_eq!((text_of(v.get("c")), text_of(v.get("d")), text_of(v.get("e")), text_of(v.get("z"))), (None, None, None, None));
+        assert_eq!(
+            (text_of(v.get("c")), text_of(v.get("d")), text_of(v.get("e")), text_of(v.get("z"))),
+            (None, None, None, None)
+        );
     }
 }

@@ -17,7 +17,8 @@ use crate::bundle::{LoadError, LoadErrorKind, Run};
 use std::io::BufRead;
 
 /// Metric names whose summary line marks a k6 console summary.
-const MARKERS: [&str; 7] = ["http_req_duration", "http_reqs", "iterations", "iteration_duration", "vus_max", "checks_total", "data_received"];
+const MARKERS: [&str; 7] =
+    ["http_req_duration", "http_reqs", "iterations", "iteration_duration", "vus_max", "checks_total", "data_received"];
 
 /// A metric line: `name....: values`, or `{ tag:value }...: values` under its parent.
 fn metric_line(t: &str) -> Option<(&str, &str)> {
@@ -153,7 +154,9 @@ fn parse_values(text: &str) -> Option<Parsed> {
             // `0.00% ✓ 0 ✗ 180` (classic): ✓ counts true values.
             [_, "✓", _, "✗", _] => values.extend([("passes".to_string(), n(2)?), ("fails".to_string(), n(4)?)]),
             // `0.00% 0 out of 45` (k6 1.x).
-            [_, _, "out", "of", _] => values.extend([("passes".to_string(), n(1)?), ("fails".to_string(), n(4)? - n(1)?)]),
+            [_, _, "out", "of", _] => {
+                values.extend([("passes".to_string(), n(1)?), ("fails".to_string(), n(4)? - n(1)?)])
+            }
             _ => {}
         }
         return Some((Kind::Rate, values, false));
@@ -172,7 +175,9 @@ fn parse_values(text: &str) -> Option<Parsed> {
     let per_s = last.strip_suffix("/s")?;
     let (rate, count_tokens) = match per_s.parse::<f64>() {
         Ok(r) => (r, &tokens[..tokens.len() - 1]),
-        Err(_) => (quantity(tokens.get(tokens.len().checked_sub(2)?)?, Some(per_s))?, &tokens[..tokens.len().checked_sub(2)?]),
+        Err(_) => {
+            (quantity(tokens.get(tokens.len().checked_sub(2)?)?, Some(per_s))?, &tokens[..tokens.len().checked_sub(2)?])
+        }
     };
     let count = match count_tokens {
         [n] => quantity(n, None)?,
@@ -230,18 +235,22 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
                 tags.push(("group".into(), g.trim().into()));
                 section = Section::Scope(tags);
                 parent = None;
-            } else if let (Some(i), Some(fails)) = (pending_check.take(), rest.rsplit('✗').next().and_then(|f| f.trim().parse::<u64>().ok())) {
-                let passes = rest.split('✓').nth(1).and_then(|p| p.split('/').next()).and_then(|p| p.trim().parse().ok());
+            } else if let (Some(i), Some(fails)) =
+                (pending_check.take(), rest.rsplit('✗').next().and_then(|f| f.trim().parse::<u64>().ok()))
+            {
+                let passes =
+                    rest.split('✓').nth(1).and_then(|p| p.split('/').next()).and_then(|p| p.trim().parse().ok());
                 s.checks[i].fails = fails;
                 s.checks[i].passes = passes;
             }
             continue;
         }
         // Progress lines: `running (0m30.0s), 00/20 VUs, …` and `default ✓ [====] 20 VUs  30s`.
-        let progress = t.strip_prefix("running (").and_then(|r| r.split(')').next()).and_then(duration_ms).or_else(|| {
-            let bar = t.find("] ").filter(|_| t.contains(" VUs"))?;
-            t[bar..].split_whitespace().last().and_then(duration_ms)
-        });
+        let progress =
+            t.strip_prefix("running (").and_then(|r| r.split(')').next()).and_then(duration_ms).or_else(|| {
+                let bar = t.find("] ").filter(|_| t.contains(" VUs"))?;
+                t[bar..].split_whitespace().last().and_then(duration_ms)
+            });
         if let Some(d) = progress {
             s.duration_ms = Some(d);
             continue;
@@ -250,8 +259,14 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
         if let Some((name, values)) = metric_line(unmarked) {
             let (name, tags) = if name.starts_with('{') && name.ends_with('}') {
                 let (_, sub) = parse_key(&format!("x{name}"));
-                let Some((p, ptags)) = parent.as_ref().filter(|_| !sub.is_empty() && sub.iter().all(|(k, v)| !k.is_empty() && !v.is_empty())) else {
-                    ctx.warn(format!("line {line_no}"), format!("{name} is not a sub-metric of a metric line above; left out"));
+                let Some((p, ptags)) = parent
+                    .as_ref()
+                    .filter(|_| !sub.is_empty() && sub.iter().all(|(k, v)| !k.is_empty() && !v.is_empty()))
+                else {
+                    ctx.warn(
+                        format!("line {line_no}"),
+                        format!("{name} is not a sub-metric of a metric line above; left out"),
+                    );
                     continue;
                 };
                 (p.clone(), ptags.iter().cloned().chain(sub).collect())
@@ -274,7 +289,14 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
                 ctx.warn(format!("line {line_no}"), format!("the values of {name} cannot be read; left out"));
                 continue;
             };
-            let mut m = Metric { name, tags, kind: Some(kind), time: (kind == Kind::Trend).then_some(time), values, ..Default::default() };
+            let mut m = Metric {
+                name,
+                tags,
+                kind: Some(kind),
+                time: (kind == Kind::Trend).then_some(time),
+                values,
+                ..Default::default()
+            };
             if let Some(ok) = mark {
                 m.thresholds.push(Threshold { source: "(threshold)".into(), ok });
             }
@@ -310,11 +332,18 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
                 m.thresholds.retain(|t| t.source != "(threshold)");
                 m.thresholds.push(th);
             }
-            None => ctx.warn("THRESHOLDS", format!("threshold {} on {key}, a metric the summary does not list; left out", th.source)),
+            None => ctx.warn(
+                "THRESHOLDS",
+                format!("threshold {} on {key}, a metric the summary does not list; left out", th.source),
+            ),
         }
     }
     if s.metrics.is_empty() {
-        return Err(ctx.error(LoadErrorKind::Empty, None, "no end-of-test summary lines (`http_req_duration....: avg=…`) were found in this k6 console output"));
+        return Err(ctx.error(
+            LoadErrorKind::Empty,
+            None,
+            "no end-of-test summary lines (`http_req_duration....: avg=…`) were found in this k6 console output",
+        ));
     }
     s.notes.push("Read from k6's console summary: values are as printed (k6 rounds them); percentiles are k6's (linear interpolation between the closest ranks).".into());
     to_run(ctx, s, "k6 console summary")

@@ -19,11 +19,20 @@ pub fn detect(h: &Head) -> bool {
 
 /// Imports the file row by row.
 pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
-    let mut rdr = csv::ReaderBuilder::new().has_headers(true).flexible(true).buffer_capacity(256 << 10).from_reader(input);
-    let header = rdr.byte_headers().map_err(|e| ctx.error(LoadErrorKind::Syntax, Some(1), format!("the header cannot be read: {e}")))?.clone();
+    let mut rdr =
+        csv::ReaderBuilder::new().has_headers(true).flexible(true).buffer_capacity(256 << 10).from_reader(input);
+    let header = rdr
+        .byte_headers()
+        .map_err(|e| ctx.error(LoadErrorKind::Syntax, Some(1), format!("the header cannot be read: {e}")))?
+        .clone();
     let col = |name: &str| header.iter().position(|h| h == name.as_bytes());
-    let (Some(c_metric), Some(c_time), Some(c_value)) = (col("metric_name"), col("timestamp"), col("metric_value")) else {
-        return Err(ctx.error(LoadErrorKind::Syntax, Some(1), "the header lacks metric_name, timestamp or metric_value"));
+    let (Some(c_metric), Some(c_time), Some(c_value)) = (col("metric_name"), col("timestamp"), col("metric_value"))
+    else {
+        return Err(ctx.error(
+            LoadErrorKind::Syntax,
+            Some(1),
+            "the header lacks metric_name, timestamp or metric_value",
+        ));
     };
     let tag_cols = ["name", "url", "status", "expected_response", "error", "error_code", "check", "group"].map(col);
     let mut points = Points::default();
@@ -33,7 +42,13 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
         match rdr.read_byte_record(&mut rec) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(e) => return Err(ctx.error(LoadErrorKind::Syntax, Some(line), format!("the CSV cannot be read further: {e}"))),
+            Err(e) => {
+                return Err(ctx.error(
+                    LoadErrorKind::Syntax,
+                    Some(line),
+                    format!("the CSV cannot be read further: {e}"),
+                ))
+            }
         }
         let text = |i: Option<usize>| i.and_then(|i| rec.get(i)).map(String::from_utf8_lossy);
         let (Some(metric), Some(value)) = (text(Some(c_metric)), text(Some(c_value))) else {
@@ -47,7 +62,10 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
         let time = text(Some(c_time));
         let time_ms = time.as_deref().and_then(parse_time);
         if time_ms.is_none() {
-            ctx.warn(format!("line {line}"), format!("timestamp {:?} is not a time; the point counts without one", time.as_deref().unwrap_or("")));
+            ctx.warn(
+                format!("line {line}"),
+                format!("timestamp {:?} is not a time; the point counts without one", time.as_deref().unwrap_or("")),
+            );
         }
         let tags = tag_cols.map(|c| text(c).filter(|t| !t.is_empty()));
         let tag = |i: usize| tags[i].as_deref();

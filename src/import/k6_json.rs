@@ -66,7 +66,8 @@ struct Tags<'a> {
 pub fn detect(h: &Head) -> bool {
     let first = h.first_line();
     first.starts_with('{')
-        && serde_json::from_str::<Envelope>(first).is_ok_and(|e| (e.kind == "Metric" || e.kind == "Point") && e.metric.is_some())
+        && serde_json::from_str::<Envelope>(first)
+            .is_ok_and(|e| (e.kind == "Metric" || e.kind == "Point") && e.metric.is_some())
 }
 
 /// The string value after `"key":"` in a line (k6 metric names and times have no escapes),
@@ -84,8 +85,15 @@ fn quick<'l>(line: &'l [u8], key: &[u8]) -> Option<&'l [u8]> {
 
 /// Built-in metrics whose points are aggregated (others are only timed).
 const USED: [&str; 9] = [
-    "http_req_duration", "http_req_failed", "checks", "iterations", "iteration_duration", "vus_max", "data_received",
-    "data_sent", "dropped_iterations",
+    "http_req_duration",
+    "http_req_failed",
+    "checks",
+    "iterations",
+    "iteration_duration",
+    "vus_max",
+    "data_received",
+    "data_sent",
+    "dropped_iterations",
 ];
 
 fn wanted(metric: &str) -> bool {
@@ -105,7 +113,9 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
         let metric = quick(line, b"\"metric\":\"").and_then(|m| std::str::from_utf8(m).ok());
         if let (true, Some(m)) = (is_point, metric) {
             if !wanted(m) {
-                let time = quick(line, b"\"data\":{\"time\":\"").and_then(|t| std::str::from_utf8(t).ok()).and_then(parse_time);
+                let time = quick(line, b"\"data\":{\"time\":\"")
+                    .and_then(|t| std::str::from_utf8(t).ok())
+                    .and_then(parse_time);
                 points.add(ctx, line_no, &Point { metric: m, time_ms: time, ..Default::default() });
                 continue;
             }
@@ -132,7 +142,10 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
                 };
                 let time_ms = data.time.as_deref().and_then(parse_time);
                 if time_ms.is_none() {
-                    ctx.warn(format!("line {line_no}"), "the point's time is missing or not a time; it counts without one");
+                    ctx.warn(
+                        format!("line {line_no}"),
+                        "the point's time is missing or not a time; it counts without one",
+                    );
                 }
                 let tags = data.tags.unwrap_or_default();
                 let p = Point {

@@ -64,7 +64,11 @@ impl Metric {
             Some(Kind::Gauge)
         } else if has("rate") && has("count") && !has("avg") {
             Some(Kind::Counter)
-        } else if self.values.iter().any(|(k, _)| matches!(k.as_str(), "avg" | "med" | "min" | "max") || k.starts_with("p(")) {
+        } else if self
+            .values
+            .iter()
+            .any(|(k, _)| matches!(k.as_str(), "avg" | "med" | "min" | "max") || k.starts_with("p("))
+        {
             Some(Kind::Trend)
         } else {
             None
@@ -126,11 +130,35 @@ pub fn count(v: f64) -> Option<u64> {
 /// them is a transaction except through `http_req_duration`'s sub-metrics.
 pub fn is_builtin(name: &str) -> bool {
     const BUILTIN: [&str; 30] = [
-        "vus", "vus_max", "iterations", "iteration_duration", "dropped_iterations", "data_received", "data_sent",
-        "checks", "http_reqs", "http_req_blocked", "http_req_connecting", "http_req_duration", "http_req_failed",
-        "http_req_receiving", "http_req_sending", "http_req_tls_handshaking", "http_req_waiting", "ws_connecting",
-        "ws_msgs_received", "ws_msgs_sent", "ws_ping", "ws_session_duration", "ws_sessions", "grpc_req_duration",
-        "grpc_streams", "grpc_streams_msgs_received", "grpc_streams_msgs_sent", "group_duration", "checks_total",
+        "vus",
+        "vus_max",
+        "iterations",
+        "iteration_duration",
+        "dropped_iterations",
+        "data_received",
+        "data_sent",
+        "checks",
+        "http_reqs",
+        "http_req_blocked",
+        "http_req_connecting",
+        "http_req_duration",
+        "http_req_failed",
+        "http_req_receiving",
+        "http_req_sending",
+        "http_req_tls_handshaking",
+        "http_req_waiting",
+        "ws_connecting",
+        "ws_msgs_received",
+        "ws_msgs_sent",
+        "ws_ping",
+        "ws_session_duration",
+        "ws_sessions",
+        "grpc_req_duration",
+        "grpc_streams",
+        "grpc_streams_msgs_received",
+        "grpc_streams_msgs_sent",
+        "group_duration",
+        "checks_total",
         "checks_succeeded",
     ];
     BUILTIN.contains(&name) || name.starts_with("browser_") || name == "checks_failed"
@@ -140,11 +168,8 @@ pub fn is_builtin(name: &str) -> bool {
 /// other tags in braces; a custom metric's name comes first.
 pub fn transaction_name(metric: Option<&str>, tags: &[(String, String)]) -> String {
     let primary = tags.iter().find(|(k, _)| k == "name").or_else(|| tags.iter().find(|(k, _)| k == "url"));
-    let rest: Vec<String> = tags
-        .iter()
-        .filter(|t| primary.is_none_or(|p| !std::ptr::eq(*t, p)))
-        .map(|(k, v)| format!("{k}:{v}"))
-        .collect();
+    let rest: Vec<String> =
+        tags.iter().filter(|t| primary.is_none_or(|p| !std::ptr::eq(*t, p))).map(|(k, v)| format!("{k}:{v}")).collect();
     let mut parts: Vec<String> = Vec::new();
     if let Some(m) = metric {
         parts.push(m.to_string());
@@ -160,8 +185,12 @@ pub fn transaction_name(metric: Option<&str>, tags: &[(String, String)]) -> Stri
 
 /// Whether a higher value of a custom rate or counter is good, from the words of its name.
 pub fn direction_of(name: &str) -> Direction {
-    let words: Vec<String> = name.to_ascii_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_string).collect();
-    let bad = ["err", "error", "errors", "fail", "failed", "failure", "failures", "timeout", "timeouts", "dropped", "rejected", "retries"];
+    let words: Vec<String> =
+        name.to_ascii_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_string).collect();
+    let bad = [
+        "err", "error", "errors", "fail", "failed", "failure", "failures", "timeout", "timeouts", "dropped",
+        "rejected", "retries",
+    ];
     let good = ["ok", "success", "successes", "succeeded", "pass", "passed", "passes", "hit", "hits", "completed"];
     if words.iter().any(|w| bad.contains(&w.as_str())) {
         Direction::LowerIsBetter
@@ -218,7 +247,9 @@ pub fn to_run(ctx: &mut Ctx, mut s: Summary, what: &str) -> Result<Run, LoadErro
     let tagged = |name: &str, tags: &[(String, String)]| s.metrics.iter().find(|m| m.name == name && m.tags == tags);
     let mut kpis = Vec::new();
     let duration = untagged("http_req_duration");
-    if let Some(n) = untagged("http_reqs").and_then(|m| m.get("count")).or_else(|| duration.and_then(|d| d.get("count"))) {
+    if let Some(n) =
+        untagged("http_reqs").and_then(|m| m.get("count")).or_else(|| duration.and_then(|d| d.get("count")))
+    {
         kpis.push(kpi("Samples", n, Unit::Count, Direction::Neutral, Some("HTTP requests")));
     }
     if let Some(r) = untagged("http_req_failed").and_then(|m| m.get("rate")) {
@@ -229,14 +260,26 @@ pub fn to_run(ctx: &mut Ctx, mut s: Summary, what: &str) -> Result<Run, LoadErro
     let secs = s.duration_ms.filter(|d| *d > 0.0).map(|d| d / 1000.0);
     let throughput = http_rate.or_else(|| Some(http_count? / secs?));
     if let Some(t) = throughput {
-        kpis.push(kpi("Throughput", t, Unit::PerSecond, Direction::HigherIsBetter, Some("k6 http_reqs per second over the whole test")));
+        kpis.push(kpi(
+            "Throughput",
+            t,
+            Unit::PerSecond,
+            Direction::HigherIsBetter,
+            Some("k6 http_reqs per second over the whole test"),
+        ));
     }
     if let Some(d) = duration {
         if let Some(v) = d.get("avg") {
             kpis.push(kpi("Mean response time", v, Unit::Ms, Direction::LowerIsBetter, Some("k6 http_req_duration")));
         }
         if let Some(v) = d.get("p(95)") {
-            kpis.push(kpi("p95 response time", v, Unit::Ms, Direction::LowerIsBetter, Some("k6 http_req_duration, k6's percentile (linear interpolation)")));
+            kpis.push(kpi(
+                "p95 response time",
+                v,
+                Unit::Ms,
+                Direction::LowerIsBetter,
+                Some("k6 http_req_duration, k6's percentile (linear interpolation)"),
+            ));
         }
     }
     if let Some(m) = untagged("iterations") {
@@ -281,7 +324,13 @@ pub fn to_run(ctx: &mut Ctx, mut s: Summary, what: &str) -> Result<Run, LoadErro
                 Some(Kind::Trend) => transactions.push(trend_transaction(m, name)),
                 Some(Kind::Rate) => {
                     if let Some(r) = v("rate") {
-                        kpis.push(kpi(&name, r * 100.0, Unit::Percent, direction_of(&m.name), Some("custom rate: share of non-zero values")));
+                        kpis.push(kpi(
+                            &name,
+                            r * 100.0,
+                            Unit::Percent,
+                            direction_of(&m.name),
+                            Some("custom rate: share of non-zero values"),
+                        ));
                     }
                 }
                 Some(Kind::Counter) => {
@@ -294,7 +343,10 @@ pub fn to_run(ctx: &mut Ctx, mut s: Summary, what: &str) -> Result<Run, LoadErro
                         kpis.push(kpi(&name, g, Unit::None, Direction::Neutral, Some("custom gauge: last value")));
                     }
                 }
-                None => ctx.warn(format!("metrics.{}", m.name), "the metric's type cannot be told from its values; it is left out"),
+                None => ctx.warn(
+                    format!("metrics.{}", m.name),
+                    "the metric's type cannot be told from its values; it is left out",
+                ),
             }
         }
     }
@@ -314,7 +366,11 @@ pub fn to_run(ctx: &mut Ctx, mut s: Summary, what: &str) -> Result<Run, LoadErro
         .checks
         .iter()
         .filter(|c| c.fails > 0)
-        .map(|c| ErrorEntry { message: format!("check failed: {}", c.path), count: Some(c.fails), ..Default::default() })
+        .map(|c| ErrorEntry {
+            message: format!("check failed: {}", c.path),
+            count: Some(c.fails),
+            ..Default::default()
+        })
         .collect();
     let crossed: Vec<String> = s
         .metrics

@@ -90,7 +90,10 @@ pub struct Points {
 fn failed_by_tags(p: &Point) -> bool {
     match p.expected_response {
         Some(e) => e == "false",
-        None => p.error.is_some_and(|e| !e.is_empty()) || p.status.and_then(|s| s.parse::<u32>().ok()).is_some_and(|s| s == 0 || s >= 400),
+        None => {
+            p.error.is_some_and(|e| !e.is_empty())
+                || p.status.and_then(|s| s.parse::<u32>().ok()).is_some_and(|s| s == 0 || s >= 400)
+        }
     }
 }
 
@@ -125,10 +128,14 @@ impl Points {
 
     /// Adds a point; `seen` orders labels (a line or record number).
     pub fn add(&mut self, ctx: &mut Ctx, seen: u64, p: &Point) {
-        let trend = p.metric == "http_req_duration" || !is_builtin(p.metric) && self.declared.get(p.metric).is_some_and(|d| d.0 == Kind::Trend);
+        let trend = p.metric == "http_req_duration"
+            || !is_builtin(p.metric) && self.declared.get(p.metric).is_some_and(|d| d.0 == Kind::Trend);
         // Up to ~31 years: anything longer is not a duration k6 measured.
         if trend && !(p.value.is_finite() && (0.0..1e12).contains(&p.value)) {
-            ctx.warn(format!("line {seen}"), format!("{} value {} is not a duration; the point is left out", p.metric, p.value));
+            ctx.warn(
+                format!("line {seen}"),
+                format!("{} value {} is not a duration; the point is left out", p.metric, p.value),
+            );
             return;
         }
         self.points += 1;
@@ -164,7 +171,11 @@ impl Points {
                 if i == n {
                     self.checks.push((path, 0, 0));
                 }
-                if p.value != 0.0 { self.checks[i].1 += 1 } else { self.checks[i].2 += 1 }
+                if p.value != 0.0 {
+                    self.checks[i].1 += 1
+                } else {
+                    self.checks[i].2 += 1
+                }
             }
             "iterations" => self.iterations += p.value,
             "iteration_duration" => self.iteration_ms = (self.iteration_ms.0 + 1, self.iteration_ms.1 + p.value),
@@ -194,7 +205,11 @@ impl Points {
     /// The run of the whole file.
     pub fn finish(mut self, ctx: &mut Ctx, what: &str) -> Result<Run, LoadError> {
         if self.requests.labels.iter().all(|l| l.samples() == 0) && self.custom.labels.is_empty() {
-            return Err(ctx.error(LoadErrorKind::Empty, None, format!("the {what} file has no http_req_duration points (no HTTP requests) and no custom trends")));
+            return Err(ctx.error(
+                LoadErrorKind::Empty,
+                None,
+                format!("the {what} file has no http_req_duration points (no HTTP requests) and no custom trends"),
+            ));
         }
         let by_metric = self.failures.iter().any(|f| f.metric_points > 0);
         for (l, f) in self.requests.labels.iter_mut().zip(&self.failures) {
@@ -209,10 +224,20 @@ impl Points {
         }
         for t in transactions.iter_mut().skip(self.requests.labels.iter().filter(|l| l.samples() > 0).count()) {
             let time = self.declared.get(&t.name).is_some_and(|d| d.1);
-            t.note = Some(if time { "custom trend".into() } else { "custom trend, not marked as a time: values are as recorded".into() });
+            t.note = Some(if time {
+                "custom trend".into()
+            } else {
+                "custom trend, not marked as a time: values are as recorded".into()
+            });
         }
         let mut kpis = run_kpis(&self.requests.total(), window);
-        let kpi = |name: &str, value: f64, unit: Unit, direction: Direction, note: Option<&str>| Kpi { name: name.into(), value, unit, direction: Some(direction), note: note.map(str::to_string) };
+        let kpi = |name: &str, value: f64, unit: Unit, direction: Direction, note: Option<&str>| Kpi {
+            name: name.into(),
+            value,
+            unit,
+            direction: Some(direction),
+            note: note.map(str::to_string),
+        };
         let secs = match self.window {
             (Some(a), Some(b)) if b > a => Some((b - a) as f64 / 1000.0),
             _ => None,
@@ -220,15 +245,33 @@ impl Points {
         if self.iterations > 0.0 {
             kpis.push(kpi("Iterations", self.iterations, Unit::Count, Direction::Neutral, None));
             if let Some(s) = secs {
-                kpis.push(kpi("Iteration rate", self.iterations / s, Unit::PerSecond, Direction::HigherIsBetter, Some("over the first to the last point")));
+                kpis.push(kpi(
+                    "Iteration rate",
+                    self.iterations / s,
+                    Unit::PerSecond,
+                    Direction::HigherIsBetter,
+                    Some("over the first to the last point"),
+                ));
             }
         }
         if self.iteration_ms.0 > 0 {
-            kpis.push(kpi("Mean iteration duration", self.iteration_ms.1 / self.iteration_ms.0 as f64, Unit::Ms, Direction::LowerIsBetter, None));
+            kpis.push(kpi(
+                "Mean iteration duration",
+                self.iteration_ms.1 / self.iteration_ms.0 as f64,
+                Unit::Ms,
+                Direction::LowerIsBetter,
+                None,
+            ));
         }
         let (passes, total) = self.checks.iter().fold((0, 0), |(p, t), c| (p + c.1, t + c.1 + c.2));
         if total > 0 {
-            kpis.push(kpi("Checks passed", passes as f64 * 100.0 / total as f64, Unit::Percent, Direction::HigherIsBetter, None));
+            kpis.push(kpi(
+                "Checks passed",
+                passes as f64 * 100.0 / total as f64,
+                Unit::Percent,
+                Direction::HigherIsBetter,
+                None,
+            ));
         }
         if let Some(v) = self.vus_max {
             kpis.push(kpi("Max VUs", v, Unit::Count, Direction::Neutral, Some("k6 vus_max")));
@@ -243,7 +286,13 @@ impl Points {
             }
         }
         for (name, (trues, n)) in &self.custom_rates {
-            kpis.push(kpi(name, *trues as f64 * 100.0 / *n as f64, Unit::Percent, direction_of(name), Some("custom rate: share of non-zero values")));
+            kpis.push(kpi(
+                name,
+                *trues as f64 * 100.0 / *n as f64,
+                Unit::Percent,
+                direction_of(name),
+                Some("custom rate: share of non-zero values"),
+            ));
         }
         for (name, v) in &self.custom_counters {
             kpis.push(kpi(name, *v, Unit::Count, direction_of(name), Some("custom counter")));
@@ -254,8 +303,15 @@ impl Points {
         let errors = if by_metric { self.errors_by_metric } else { self.errors_by_tags };
         let mut errors: Vec<(String, u64)> = errors.into_iter().collect();
         errors.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let mut errors: Vec<ErrorEntry> = errors.into_iter().map(|(message, n)| ErrorEntry { message, count: Some(n), ..Default::default() }).collect();
-        errors.extend(self.checks.iter().filter(|c| c.2 > 0).map(|c| ErrorEntry { message: format!("check failed: {}", c.0), count: Some(c.2), ..Default::default() }));
+        let mut errors: Vec<ErrorEntry> = errors
+            .into_iter()
+            .map(|(message, n)| ErrorEntry { message, count: Some(n), ..Default::default() })
+            .collect();
+        errors.extend(self.checks.iter().filter(|c| c.2 > 0).map(|c| ErrorEntry {
+            message: format!("check failed: {}", c.0),
+            count: Some(c.2),
+            ..Default::default()
+        }));
         let start = [window.0, self.window.0].into_iter().flatten().min();
         let end = [window.1, self.window.1].into_iter().flatten().max();
         let name = ctx.source;
@@ -282,7 +338,10 @@ impl Points {
         ));
         if !self.undeclared.is_empty() {
             let list: Vec<String> = self.undeclared.iter().map(|(m, n)| format!("{m} ({n} points)")).collect();
-            run.notes.push(format!("Custom metrics whose type the file does not say are left out: {}. k6's --out json declares types.", list.join(", ")));
+            run.notes.push(format!(
+                "Custom metrics whose type the file does not say are left out: {}. k6's --out json declares types.",
+                list.join(", ")
+            ));
         }
         run.dimensions.extend(names::suggested_dimensions(name));
         if let Some(v) = self.vus_max.and_then(super::k6_metrics::count) {

@@ -26,11 +26,13 @@ use serde_json::{Map, Value};
 use std::io::Read;
 
 /// Metric names every k6 run reports (one of them in a JSON makes it look like k6's).
-const CORE_METRICS: [&str; 6] = ["http_reqs", "http_req_duration", "iterations", "iteration_duration", "vus", "vus_max"];
+const CORE_METRICS: [&str; 6] =
+    ["http_reqs", "http_req_duration", "iterations", "iteration_duration", "vus", "vus_max"];
 
 /// The `handleSummary()` data or the machine-readable summary.
 pub fn detect(h: &Head) -> bool {
-    let handle_summary = h.has_key("metrics", &['{']) && (h.has_key("contains", &['"']) || h.has_key("testRunDurationMs", &[]));
+    let handle_summary =
+        h.has_key("metrics", &['{']) && (h.has_key("contains", &['"']) || h.has_key("testRunDurationMs", &[]));
     let machine = (h.has_key("k6_version", &['"']) || h.has_key("k6Version", &['"'])) && h.has_key("results", &['{']);
     h.is_json_object() && (handle_summary || machine)
 }
@@ -69,7 +71,8 @@ pub fn import(ctx: &mut Ctx, enc: text::Enc, input: impl Read) -> Result<Run, Lo
     let doc = parse_json(ctx, &text)?;
     let root = root_object(ctx, &doc)?;
     let summary = if let Some(metrics) = root.get("metrics") {
-        let metrics = metrics.as_object().ok_or_else(|| ctx.error_at(LoadErrorKind::Schema, "metrics", "is not an object"))?;
+        let metrics =
+            metrics.as_object().ok_or_else(|| ctx.error_at(LoadErrorKind::Schema, "metrics", "is not an object"))?;
         from_handle_summary(ctx, root, metrics)
     } else if let Some(results) = root.get("results").and_then(Value::as_object) {
         from_machine_readable(ctx, root, results)
@@ -124,7 +127,9 @@ pub fn import_export(ctx: &mut Ctx, enc: text::Enc, input: impl Read) -> Result<
         let m = s.metrics.iter().find(|m| m.name == counter && m.tags.is_empty());
         if let Some((c, r)) = m.and_then(|m| Some((m.get("count")?, m.get("rate")?))).filter(|(_, r)| *r > 0.0) {
             s.duration_ms = Some(c / r * 1000.0);
-            s.notes.push(format!("The test's duration is derived from {counter}: count ÷ rate (the export does not state it)."));
+            s.notes.push(format!(
+                "The test's duration is derived from {counter}: count ÷ rate (the export does not state it)."
+            ));
             break;
         }
     }
@@ -174,7 +179,11 @@ fn entries<'m>(ctx: &mut Ctx, metrics: &'m Map<String, Value>) -> Vec<Entry<'m>>
 
 fn short(v: &Value) -> String {
     let s = v.to_string();
-    if s.chars().count() > 40 { format!("{}…", s.chars().take(40).collect::<String>()) } else { s }
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s
+    }
 }
 
 fn from_handle_summary(ctx: &mut Ctx, root: &Map<String, Value>, metrics: &Map<String, Value>) -> Summary {
@@ -194,7 +203,9 @@ fn from_handle_summary(ctx: &mut Ctx, root: &Map<String, Value>, metrics: &Map<S
             for (source, t) in th {
                 match t.get("ok").and_then(Value::as_bool) {
                     Some(ok) => m.thresholds.push(Threshold { source: source.clone(), ok }),
-                    None => ctx.warn(format!("{path}.thresholds.{source}.ok"), "is missing or not true/false; left out"),
+                    None => {
+                        ctx.warn(format!("{path}.thresholds.{source}.ok"), "is missing or not true/false; left out")
+                    }
                 }
             }
         }
@@ -204,7 +215,8 @@ fn from_handle_summary(ctx: &mut Ctx, root: &Map<String, Value>, metrics: &Map<S
     if let Some(g) = root.get("root_group") {
         walk_group(ctx, g, "root_group", &mut s.checks);
     }
-    s.duration_ms = root.get("state").and_then(|st| st.get("testRunDurationMs")).and_then(Value::as_f64).filter(|d| *d >= 0.0);
+    s.duration_ms =
+        root.get("state").and_then(|st| st.get("testRunDurationMs")).and_then(Value::as_f64).filter(|d| *d >= 0.0);
     let stats = root.get("options").and_then(|o| o.get("summaryTrendStats")).and_then(Value::as_array);
     if let Some(stats) = stats {
         let list: Vec<&str> = stats.iter().filter_map(Value::as_str).collect();
@@ -216,7 +228,12 @@ fn from_handle_summary(ctx: &mut Ctx, root: &Map<String, Value>, metrics: &Map<S
 fn from_machine_readable(ctx: &mut Ctx, root: &Map<String, Value>, results: &Map<String, Value>) -> Summary {
     let mut s = Summary::default();
     let list = results.get("metrics").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let checks = results.get("checks").and_then(|c| c.get("metrics")).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let checks = results
+        .get("checks")
+        .and_then(|c| c.get("metrics"))
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     for (i, v) in list.iter().chain(checks).enumerate() {
         let path = format!("results.metrics[{i}]");
         let Some(key) = v.get("name").and_then(Value::as_str) else {
@@ -233,7 +250,9 @@ fn from_machine_readable(ctx: &mut Ctx, root: &Map<String, Value>, results: &Map
         };
         // `p90` as JavaScript sees the schema's `p(90)`.
         for (k, _) in values.iter_mut() {
-            if let Some(rank) = k.strip_prefix('p').filter(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit() || b == b'.')) {
+            if let Some(rank) =
+                k.strip_prefix('p').filter(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+            {
                 *k = format!("p({rank})");
             }
         }
@@ -255,7 +274,12 @@ fn from_machine_readable(ctx: &mut Ctx, root: &Map<String, Value>, results: &Map
         m.infer_kind();
         s.metrics.push(m);
     }
-    let check_results = results.get("checks").and_then(|c| c.get("results")).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let check_results = results
+        .get("checks")
+        .and_then(|c| c.get("results"))
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     for (i, c) in check_results.iter().enumerate() {
         match (c.get("name").and_then(Value::as_str), c.get("fails").and_then(Value::as_u64)) {
             (Some(name), Some(fails)) => {
@@ -264,12 +288,15 @@ fn from_machine_readable(ctx: &mut Ctx, root: &Map<String, Value>, results: &Map
             _ => ctx.warn(format!("results.checks.results[{i}]"), "lacks a name or a whole-number fails; left out"),
         }
     }
-    s.duration_ms = root.get("config").and_then(|c| c.get("duration")).and_then(Value::as_f64).filter(|d| *d >= 0.0).map(|d| d * 1000.0);
+    s.duration_ms = root
+        .get("config")
+        .and_then(|c| c.get("duration"))
+        .and_then(Value::as_f64)
+        .filter(|d| *d >= 0.0)
+        .map(|d| d * 1000.0);
     let metadata = |a: &str, b: &str| root.get("metadata").and_then(|m| m.get(a).or_else(|| m.get(b)));
-    s.end_ms = metadata("generated_at", "generatedAt")
-        .and_then(Value::as_str)
-        .and_then(civil::parse_datetime)
-        .map(|(t, _)| t);
+    s.end_ms =
+        metadata("generated_at", "generatedAt").and_then(Value::as_str).and_then(civil::parse_datetime).map(|(t, _)| t);
     let version = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("?").to_string();
     s.notes.push(format!(
         "Read from k6's machine-readable summary (schema {}, k6 {}); the end time is when the summary was written; percentiles are k6's (linear interpolation between the closest ranks).",
@@ -290,9 +317,15 @@ fn walk_group(ctx: &mut Ctx, g: &Value, path: &str, out: &mut Vec<Check>) {
         }
     };
     for (i, c) in items(g.get("checks")).iter().enumerate() {
-        let name = c.get("path").and_then(Value::as_str).map(|p| p.trim_start_matches("::")).or_else(|| c.get("name").and_then(Value::as_str));
+        let name = c
+            .get("path")
+            .and_then(Value::as_str)
+            .map(|p| p.trim_start_matches("::"))
+            .or_else(|| c.get("name").and_then(Value::as_str));
         match (name, c.get("fails").and_then(Value::as_u64)) {
-            (Some(name), Some(fails)) => out.push(Check { path: name.to_string(), passes: c.get("passes").and_then(Value::as_u64), fails }),
+            (Some(name), Some(fails)) => {
+                out.push(Check { path: name.to_string(), passes: c.get("passes").and_then(Value::as_u64), fails })
+            }
             _ => ctx.warn(format!("{path}.checks[{i}]"), "lacks a name or a whole-number fails; left out"),
         }
     }

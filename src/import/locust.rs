@@ -104,7 +104,11 @@ impl Cols {
 /// Content detection of `_stats.csv`: a name, a request count and statistics, but no time column.
 pub fn detect(h: &Head) -> bool {
     Cols::from_head(h).is_some_and(|c| {
-        c.name.is_some() && c.count.is_some() && c.timestamp.is_none() && c.message.is_none() && (c.median.is_some() || c.rps.is_some() || !c.pcts.is_empty())
+        c.name.is_some()
+            && c.count.is_some()
+            && c.timestamp.is_none()
+            && c.message.is_none()
+            && (c.median.is_some() || c.rps.is_some() || !c.pcts.is_empty())
     })
 }
 
@@ -204,7 +208,11 @@ pub(crate) fn for_each_row(
 }
 
 /// Reads all rows of a small Locust CSV (stats, failures, exceptions).
-pub(crate) fn read_rows(ctx: &mut Ctx, input: Box<dyn BufRead + '_>, check: impl Fn(&Cols) -> Option<&'static str>) -> Result<(Cols, Vec<Row>), LoadError> {
+pub(crate) fn read_rows(
+    ctx: &mut Ctx,
+    input: Box<dyn BufRead + '_>,
+    check: impl Fn(&Cols) -> Option<&'static str>,
+) -> Result<(Cols, Vec<Row>), LoadError> {
     let mut rows = Vec::new();
     let (cols, _) = for_each_row(ctx, input, check, |_, _, row| rows.push(row))?;
     Ok((cols, rows))
@@ -214,7 +222,11 @@ pub(crate) fn read_rows(ctx: &mut Ctx, input: Box<dyn BufRead + '_>, check: impl
 pub(crate) fn txn_name(row: &Row, c: &Cols) -> String {
     let kind = row.get(c.kind).unwrap_or("").trim();
     let name = row.get(c.name).unwrap_or("").trim();
-    if kind.is_empty() || kind == "None" { name.to_string() } else { format!("{kind} {name}") }
+    if kind.is_empty() || kind == "None" {
+        name.to_string()
+    } else {
+        format!("{kind} {name}")
+    }
 }
 
 /// Whether a row is Locust's total (`Aggregated`; `Total` in versions before 1.0).
@@ -294,21 +306,31 @@ pub(crate) fn total_kpis(t: &Transaction, throughput_note: &str) -> Vec<Kpi> {
         out.push(kpi("Mean response time", v, Unit::Ms, Direction::LowerIsBetter, Some("all requests")));
     }
     if let Some(v) = t.p95_ms {
-        out.push(kpi("p95 response time", v, Unit::Ms, Direction::LowerIsBetter, Some("all requests, as Locust reports it")));
+        out.push(kpi(
+            "p95 response time",
+            v,
+            Unit::Ms,
+            Direction::LowerIsBetter,
+            Some("all requests, as Locust reports it"),
+        ));
     }
     out
 }
 
 /// A run named after the file.
 pub(crate) fn file_run(ctx: &Ctx) -> Run {
-    let mut run = Run { id: names::run_id(ctx.source), label: names::file_stem(ctx.source).to_string(), ..Default::default() };
+    let mut run =
+        Run { id: names::run_id(ctx.source), label: names::file_stem(ctx.source).to_string(), ..Default::default() };
     run.dimensions.extend(names::suggested_dimensions(ctx.source));
     run
 }
 
 /// Imports `_stats.csv`: one transaction per row, the `Aggregated` row as run KPIs.
 pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
-    let check = |c: &Cols| (c.name.is_none() || c.count.is_none()).then_some("the first line is not a Locust stats header (it needs Name and Request Count)");
+    let check = |c: &Cols| {
+        (c.name.is_none() || c.count.is_none())
+            .then_some("the first line is not a Locust stats header (it needs Name and Request Count)")
+    };
     let (c, rows) = read_rows(ctx, input, check)?;
     let mut run = file_run(ctx);
     let mut total = None;
@@ -318,7 +340,10 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
             total = Some(t);
         } else {
             if run.transactions.iter().any(|x| x.name == t.name) {
-                ctx.warn(format!("line {}", row.line), format!("{:?} appears twice; comparisons use the first", t.name));
+                ctx.warn(
+                    format!("line {}", row.line),
+                    format!("{:?} appears twice; comparisons use the first", t.name),
+                );
             }
             run.transactions.push(t);
         }
@@ -330,7 +355,11 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
     if run.transactions.is_empty() && total.is_none() {
         return Err(ctx.error(LoadErrorKind::Empty, None, "the file has a Locust stats header but no rows"));
     }
-    run.notes.push(format!("{} request rows imported from Locust's {}.", run.transactions.len(), names::file_name(ctx.source)));
+    run.notes.push(format!(
+        "{} request rows imported from Locust's {}.",
+        run.transactions.len(),
+        names::file_name(ctx.source)
+    ));
     Ok(run)
 }
 

@@ -10,8 +10,8 @@
 
 pub mod cat_indices;
 pub mod civil;
-pub mod csv_fast;
 pub mod cloudwatch;
+pub mod csv_fast;
 pub mod detect;
 pub mod docker_stats;
 pub mod dump;
@@ -259,9 +259,7 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
             let loaded = bundle::load_bundle(ctx.source, &bytes)?;
             Ok(Output::Bundle(loaded.bundle, loaded.warnings))
         }
-        Format::JmeterCsv => {
-            jmeter_csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r]))
-        }
+        Format::JmeterCsv => jmeter_csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
         Format::JmeterXml => jmeter_xml::import(ctx, text::stream_valid(enc, input)).map(|r| Output::Runs(vec![r])),
         Format::JmeterStatistics => jmeter_stats::import(ctx, enc, input).map(|r| Output::Runs(vec![r])),
         Format::JmeterSummary => jmeter_summary::import(ctx, text::stream_valid(enc, input)).map(Output::Runs),
@@ -288,7 +286,9 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
         Format::LocustStats => locust::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
         Format::LocustHistory => locust::import_history(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
         Format::LocustFailures => locust::import_failures(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::LocustExceptions => locust::import_exceptions(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::LocustExceptions => {
+            locust::import_exceptions(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r]))
+        }
         Format::K6Summary => k6_summary::import(ctx, enc, input).map(one),
         Format::K6SummaryExport => k6_summary::import_export(ctx, enc, input).map(one),
         Format::K6Csv => k6_csv::import(ctx, text::stream(enc, input)).map(one),
@@ -314,10 +314,12 @@ pub fn read_whole(ctx: &Ctx, input: impl Read) -> Result<Vec<u8>, LoadError> {
     // One byte more than the size, so that the end is found without growing the vector.
     let expected = ctx.size.map_or(0, |s| s.min(MAX_WHOLE_FILE_BYTES) as usize + 1);
     let mut out = Vec::new();
-    out.try_reserve_exact(expected).map_err(|_| ctx.error(LoadErrorKind::TooLarge, None, "there is not enough memory to read this file"))?;
-    input.take(MAX_WHOLE_FILE_BYTES + 1).read_to_end(&mut out).map_err(|e| {
-        ctx.error(LoadErrorKind::Io, None, format!("the file could not be read ({e})"))
-    })?;
+    out.try_reserve_exact(expected)
+        .map_err(|_| ctx.error(LoadErrorKind::TooLarge, None, "there is not enough memory to read this file"))?;
+    input
+        .take(MAX_WHOLE_FILE_BYTES + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| ctx.error(LoadErrorKind::Io, None, format!("the file could not be read ({e})")))?;
     if out.len() as u64 > MAX_WHOLE_FILE_BYTES {
         return Err(ctx.error(
             LoadErrorKind::TooLarge,
@@ -380,12 +382,15 @@ impl<'a> Lines<'a> {
     pub fn next_line(&mut self, ctx: &Ctx) -> Result<Option<(u64, &[u8])>, LoadError> {
         use std::io::BufRead;
         self.buf.clear();
-        let n = (&mut self.input)
-            .take(MAX_LINE_BYTES + 1)
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|e| ctx.error(LoadErrorKind::Io, Some(self.number + 1), format!("the file could not be read ({e})")))?;
+        let n = (&mut self.input).take(MAX_LINE_BYTES + 1).read_until(b'\n', &mut self.buf).map_err(|e| {
+            ctx.error(LoadErrorKind::Io, Some(self.number + 1), format!("the file could not be read ({e})"))
+        })?;
         if n as u64 > MAX_LINE_BYTES {
-            let message = format!("line {} is longer than {} MiB; this is not a line-by-line text file", self.number + 1, MAX_LINE_BYTES >> 20);
+            let message = format!(
+                "line {} is longer than {} MiB; this is not a line-by-line text file",
+                self.number + 1,
+                MAX_LINE_BYTES >> 20
+            );
             return Err(ctx.error(LoadErrorKind::TooLarge, Some(self.number + 1), message));
         }
         if n == 0 {

@@ -13,7 +13,12 @@ pub fn file_stem(name: &str) -> &str {
     for _ in 0..2 {
         if let Some((s, ext)) = stem.rsplit_once('.') {
             let ext = ext.to_ascii_lowercase();
-            if !s.is_empty() && matches!(ext.as_str(), "gz" | "jtl" | "csv" | "tsv" | "json" | "ndjson" | "jsonl" | "log" | "txt" | "xml" | "js") {
+            if !s.is_empty()
+                && matches!(
+                    ext.as_str(),
+                    "gz" | "jtl" | "csv" | "tsv" | "json" | "ndjson" | "jsonl" | "log" | "txt" | "xml" | "js"
+                )
+            {
                 stem = s;
                 continue;
             }

@@ -98,17 +98,31 @@ pub fn range_bounds(name: &str, src: &dyn RangeSource, plan: &Plan, index: usize
 
 /// A parse error of a range as a load error of the file.
 pub fn syntax_err(name: &str, (line, message): (u64, String)) -> LoadError {
-    LoadError { kind: LoadErrorKind::Syntax, source: name.into(), path: None, line: Some(line as usize), column: None, message }
+    LoadError {
+        kind: LoadErrorKind::Syntax,
+        source: name.into(),
+        path: None,
+        line: Some(line as usize),
+        column: None,
+        message,
+    }
 }
 
 /// Aggregates range `index` of `plan` (what one worker does).
-pub fn read_range(name: &str, src: &dyn RangeSource, plan: &Plan, index: usize, on_records: &mut dyn FnMut(u64)) -> Result<Part, LoadError> {
+pub fn read_range(
+    name: &str,
+    src: &dyn RangeSource,
+    plan: &Plan,
+    index: usize,
+    on_records: &mut dyn FnMut(u64),
+) -> Result<Part, LoadError> {
     let (first, end) = range_bounds(name, src, plan, index)?;
     if first >= end && index > 0 {
         return Ok(Part::empty_at(first));
     }
     let reader = src.reader_from(first).map_err(|e| io_err(name, e))?;
-    jmeter_csv::aggregate_range(&plan.layout, reader, first, Some(end), index == 0 && plan.layout.header, on_records).map_err(|e| syntax_err(name, e))
+    jmeter_csv::aggregate_range(&plan.layout, reader, first, Some(end), index == 0 && plan.layout.header, on_records)
+        .map_err(|e| syntax_err(name, e))
 }
 
 /// Merges the parts of every range into the import of the whole file, re-reading any range that
@@ -124,7 +138,12 @@ pub fn finish(name: &str, src: &dyn RangeSource, plan: &Plan, mut parts: Vec<Par
     let run = jmeter_csv::finish(&mut ctx, &plan.layout, parts)?;
     let records = progress.records.get();
     let warnings = ctx.into_warnings();
-    Ok(Imported { format: Format::JmeterCsv, bundle: super::bundle_around(name, Format::JmeterCsv, vec![run]), warnings, records })
+    Ok(Imported {
+        format: Format::JmeterCsv,
+        bundle: super::bundle_around(name, Format::JmeterCsv, vec![run]),
+        warnings,
+        records,
+    })
 }
 
 /// Range `i` read again from where the range before it stopped (`before`: the parts of the ranges
@@ -134,13 +153,15 @@ fn reread(name: &str, src: &dyn RangeSource, plan: &Plan, before: &[Part], i: us
     let lines_before: u64 = before.iter().map(|p| p.lines).sum();
     let limit = plan.ranges.get(i).map_or(src.size(), |r| r.1).max(from);
     let reader = src.reader_from(from).map_err(|e| io_err(name, e))?;
-    jmeter_csv::aggregate_range(&plan.layout, reader, from, Some(limit), false, &mut |_| {}).map_err(|(line, msg)| LoadError {
-        kind: LoadErrorKind::Syntax,
-        source: name.into(),
-        path: None,
-        line: Some((line + lines_before) as usize),
-        column: None,
-        message: msg,
+    jmeter_csv::aggregate_range(&plan.layout, reader, from, Some(limit), false, &mut |_| {}).map_err(|(line, msg)| {
+        LoadError {
+            kind: LoadErrorKind::Syntax,
+            source: name.into(),
+            path: None,
+            line: Some((line + lines_before) as usize),
+            column: None,
+            message: msg,
+        }
     })
 }
 
@@ -197,7 +218,10 @@ pub fn import_file_as(path: &std::path::Path, threads: usize, format: Option<For
     let planned = plan(&name, &head, size, threads).filter(|_| format.is_none_or(|f| f == Format::JmeterCsv));
     // A big bundle is cut into groups of runs, each parsed on a thread (`bundle::split_load`).
     let bundle = format.map_or_else(|| super::detect(&name, &head).ok(), Some) == Some(Format::Bundle);
-    if bundle && threads >= 2 && (crate::bundle::split_load::MIN_SPLIT_BYTES..=super::MAX_WHOLE_FILE_BYTES).contains(&size) {
+    if bundle
+        && threads >= 2
+        && (crate::bundle::split_load::MIN_SPLIT_BYTES..=super::MAX_WHOLE_FILE_BYTES).contains(&size)
+    {
         let bytes = std::fs::read(path).map_err(|e| io_err(&name, e))?;
         return crate::bundle::split_load::load_bundle_threads(&name, &bytes, threads).map(super::imported_bundle);
     }
@@ -206,11 +230,16 @@ pub fn import_file_as(path: &std::path::Path, threads: usize, format: Option<For
         return super::import(&name, f, format, &mut |_, _| {});
     };
     let parts: Vec<Result<Part, LoadError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..plan.ranges.len()).map(|i| {
-            let (src, plan, name) = (&src, &plan, &name);
-            s.spawn(move || read_range(name, src, plan, i, &mut |_| {}))
-        }).collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(io_err(&name, std::io::Error::other("a thread failed"))))).collect()
+        let handles: Vec<_> = (0..plan.ranges.len())
+            .map(|i| {
+                let (src, plan, name) = (&src, &plan, &name);
+                s.spawn(move || read_range(name, src, plan, i, &mut |_| {}))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(io_err(&name, std::io::Error::other("a thread failed")))))
+            .collect()
     });
     let parts = settle(&name, &src, &plan, parts)?;
     finish(&name, &src, &plan, parts)
@@ -220,7 +249,12 @@ pub fn import_file_as(path: &std::path::Path, threads: usize, format: Option<For
 /// failed is read again from where the previous one stopped (it may have started inside a
 /// quoted line break, where its first "record" was not one); only a failure then is an error.
 /// Lines of a range count from its start, so the lines of the ranges before it are added.
-pub fn settle(name: &str, src: &dyn RangeSource, plan: &Plan, results: Vec<Result<Part, LoadError>>) -> Result<Vec<Part>, LoadError> {
+pub fn settle(
+    name: &str,
+    src: &dyn RangeSource,
+    plan: &Plan,
+    results: Vec<Result<Part, LoadError>>,
+) -> Result<Vec<Part>, LoadError> {
     let mut parts: Vec<Part> = Vec::with_capacity(results.len());
     for (i, result) in results.into_iter().enumerate() {
         let part = match (result, parts.last()) {
@@ -263,10 +297,16 @@ mod tests {
     #[test]
     fn a_big_bundle_file_is_read_on_threads_as_in_one_pass() {
         use serde_json::json;
-        let tx: Vec<_> = (0..2000).map(|i| json!({"name": format!("tx {i}"), "samples": 10 + i, "median_ms": i as f64 + 0.5,
-            "histogram": {"upper_bounds_ms": [1.5, 2.5, 40.25, 80.0], "counts": [1, 2, 3, 4]}})).collect();
-        let runs: Vec<_> = (0..40).map(|r| json!({"id": format!("r{r}"), "label": format!("Run {r}"), "transactions": tx})).collect();
-        let text = json!({"format": "runlens-bundle", "version": 1, "report": {"title": "Big"}, "runs": runs}).to_string();
+        let tx: Vec<_> = (0..2000)
+            .map(|i| {
+                json!({"name": format!("tx {i}"), "samples": 10 + i, "median_ms": i as f64 + 0.5,
+            "histogram": {"upper_bounds_ms": [1.5, 2.5, 40.25, 80.0], "counts": [1, 2, 3, 4]}})
+            })
+            .collect();
+        let runs: Vec<_> =
+            (0..40).map(|r| json!({"id": format!("r{r}"), "label": format!("Run {r}"), "transactions": tx})).collect();
+        let text =
+            json!({"format": "runlens-bundle", "version": 1, "report": {"title": "Big"}, "runs": runs}).to_string();
         assert!(text.len() as u64 >= crate::bundle::split_load::MIN_SPLIT_BYTES, "{} bytes", text.len());
         assert!(crate::bundle::split::split(text.as_bytes(), 2).is_some(), "the file is cut");
         let path = std::env::temp_dir().join(format!("runlens-big-bundle-{}.json", std::process::id()));
@@ -275,7 +315,10 @@ mod tests {
         let threads = import_file(&path, 2).unwrap();
         let _ = std::fs::remove_file(&path);
         assert_eq!(one.bundle.runs.len(), 40);
-        assert_eq!((threads.format, threads.bundle, threads.warnings, threads.records), (one.format, one.bundle, one.warnings, one.records));
+        assert_eq!(
+            (threads.format, threads.bundle, threads.warnings, threads.records),
+            (one.format, one.bundle, one.warnings, one.records)
+        );
     }
 
     #[test]
@@ -284,7 +327,10 @@ mod tests {
         let one = super::super::import_bytes("x.jtl", &bytes).unwrap();
         let src = Mem(bytes.clone());
         for n in [2usize, 3, 5] {
-            let plan = Plan { layout: jmeter_csv::layout(std::str::from_utf8(&bytes).unwrap()).unwrap(), ranges: jmeter_csv::split(bytes.len() as u64, n) };
+            let plan = Plan {
+                layout: jmeter_csv::layout(std::str::from_utf8(&bytes).unwrap()).unwrap(),
+                ranges: jmeter_csv::split(bytes.len() as u64, n),
+            };
             let parts: Vec<Part> = (0..n)
                 .map(|i| read_range("x.jtl", &src, &plan, i, &mut |_| {}).unwrap())
                 .map(|p| decode_part(&encode_part(&p)).unwrap())
@@ -307,7 +353,10 @@ mod tests {
         let one = super::super::import_bytes("x.jtl", &bytes).unwrap_err();
         assert_eq!(one.line, Some(line), "{one}");
         let src = Mem(bytes.clone());
-        let plan = Plan { layout: jmeter_csv::layout(std::str::from_utf8(&bytes[..1000]).unwrap()).unwrap(), ranges: jmeter_csv::split(bytes.len() as u64, 2) };
+        let plan = Plan {
+            layout: jmeter_csv::layout(std::str::from_utf8(&bytes[..1000]).unwrap()).unwrap(),
+            ranges: jmeter_csv::split(bytes.len() as u64, 2),
+        };
         let results: Vec<_> = (0..2).map(|i| read_range("x.jtl", &src, &plan, i, &mut |_| {})).collect();
         assert!(results[1].is_err() && results[0].is_ok(), "the long line lies in the last range");
         let e = settle("x.jtl", &src, &plan, results).unwrap_err();
@@ -318,14 +367,21 @@ mod tests {
     /// (where it would otherwise stick to the first sample's timestamp).
     #[test]
     fn a_byte_order_mark_is_not_part_of_the_first_record() {
-        let headerless: String = (0..500).map(|i| format!("{},{},L{},200,OK,Thread Group 1-1,text,true,100,5\n", 1_600_000_000_000u64 + i, i % 37, i % 3)).collect();
+        let headerless: String = (0..500)
+            .map(|i| {
+                format!("{},{},L{},200,OK,Thread Group 1-1,text,true,100,5\n", 1_600_000_000_000u64 + i, i % 37, i % 3)
+            })
+            .collect();
         for body in [jtl(500), headerless.into_bytes()] {
             let bytes = [b"\xEF\xBB\xBF".as_slice(), &body].concat();
             let one = super::super::import_bytes("x.jtl", &bytes).unwrap();
             assert!(one.warnings.iter().all(|w| !w.message.contains("not a time")), "{:?}", one.warnings);
             let src = Mem(bytes.clone());
             for n in [1usize, 2] {
-                let plan = Plan { layout: jmeter_csv::layout(&String::from_utf8_lossy(&bytes)).unwrap(), ranges: jmeter_csv::split(bytes.len() as u64, n) };
+                let plan = Plan {
+                    layout: jmeter_csv::layout(&String::from_utf8_lossy(&bytes)).unwrap(),
+                    ranges: jmeter_csv::split(bytes.len() as u64, n),
+                };
                 let parts = (0..n).map(|i| read_range("x.jtl", &src, &plan, i, &mut |_| {}).unwrap()).collect();
                 let merged = finish("x.jtl", &src, &plan, parts).unwrap();
                 assert_eq!((merged.bundle, merged.warnings), (one.bundle.clone(), one.warnings.clone()), "{n} ranges");

@@ -118,7 +118,11 @@ impl Values {
     }
 
     fn value_of(&self, key: u64) -> f64 {
-        if self.float_keys { f64::from_bits(key) } else { key as f64 }
+        if self.float_keys {
+            f64::from_bits(key)
+        } else {
+            key as f64
+        }
     }
 
     /// Re-keys integer entries as float bit patterns (the first non-integer value arrived).
@@ -275,7 +279,10 @@ pub fn nearest_rank(sorted: &[(f64, u64)], n: u64, p: f64) -> f64 {
 /// maximum and "counts[i] values in (bounds[i-1], bounds[i]]" holds exactly.
 fn histogram(sorted: &[(f64, u64)]) -> Histogram {
     if sorted.len() <= EXACT_HISTOGRAM_VALUES {
-        return Histogram { upper_bounds_ms: sorted.iter().map(|x| x.0).collect(), counts: sorted.iter().map(|x| x.1).collect() };
+        return Histogram {
+            upper_bounds_ms: sorted.iter().map(|x| x.0).collect(),
+            counts: sorted.iter().map(|x| x.1).collect(),
+        };
     }
     let mut h = Histogram::default();
     let mut current: Option<i64> = None;
@@ -562,11 +569,23 @@ pub fn run_kpis(total: &LabelStats, window: (Option<i64>, Option<i64>)) -> Vec<K
     let mut out = vec![kpi("Samples", n as f64, Unit::Count, Direction::Neutral, None)];
     out.push(kpi("Error rate", total.errors as f64 * 100.0 / n as f64, Unit::Percent, Direction::LowerIsBetter, None));
     if let Some(t) = per_second(n, window.0, window.1) {
-        out.push(kpi("Throughput", t, Unit::PerSecond, Direction::HigherIsBetter, Some("all samples over the run's first start to last end".into())));
+        out.push(kpi(
+            "Throughput",
+            t,
+            Unit::PerSecond,
+            Direction::HigherIsBetter,
+            Some("all samples over the run's first start to last end".into()),
+        ));
     }
     if let Some(s) = total.elapsed.summary(&[95.0]) {
         out.push(kpi("Mean response time", s.mean, Unit::Ms, Direction::LowerIsBetter, Some("all samples".into())));
-        out.push(kpi("p95 response time", s.percentiles[0], Unit::Ms, Direction::LowerIsBetter, Some("all samples, nearest rank".into())));
+        out.push(kpi(
+            "p95 response time",
+            s.percentiles[0],
+            Unit::Ms,
+            Direction::LowerIsBetter,
+            Some("all samples, nearest rank".into()),
+        ));
     }
     out
 }
@@ -614,7 +633,11 @@ mod tests {
         let (mut a, mut b, mut all) = (Values::default(), Values::default(), Values::default());
         for i in 0..5000u64 {
             let x = (i * 31) % 7000;
-            if i % 2 == 0 { a.add_int(x) } else { b.add_int(x) }
+            if i % 2 == 0 {
+                a.add_int(x)
+            } else {
+                b.add_int(x)
+            }
             all.add_int(x);
         }
         a.merge(&b);
@@ -641,7 +664,11 @@ mod tests {
         assert!(!s.exact);
         for (i, p) in [50.0, 99.0].iter().enumerate() {
             let truth = naive(data.clone(), *p);
-            assert!((s.percentiles[i] - truth).abs() <= truth * APPROX_RELATIVE_ERROR, "p{p}: {} vs {truth}", s.percentiles[i]);
+            assert!(
+                (s.percentiles[i] - truth).abs() <= truth * APPROX_RELATIVE_ERROR,
+                "p{p}: {} vs {truth}",
+                s.percentiles[i]
+            );
         }
         assert_eq!(s.count, data.len() as u64);
     }
@@ -658,7 +685,10 @@ mod tests {
         b.labels[k].add(&s);
         a.merge(b);
         let t = a.transactions();
-        assert_eq!(t.iter().map(|t| (t.name.as_str(), t.samples)).collect::<Vec<_>>(), vec![("x", Some(2)), ("y", Some(1))]);
+        assert_eq!(
+            t.iter().map(|t| (t.name.as_str(), t.samples)).collect::<Vec<_>>(),
+            vec![("x", Some(2)), ("y", Some(1))]
+        );
         assert_eq!(t[1].errors, Some(1));
         assert_eq!(a.run_window(), (Some(1000), Some(3005)));
         let kpis = run_kpis(&a.total(), a.run_window());

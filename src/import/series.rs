@@ -70,7 +70,16 @@ pub fn resource(service: &str, metric: &str, unit: Unit, mut points: Points, run
         }),
         _ => None,
     };
-    Resource { service: service.to_string(), metric: metric.to_string(), unit, peak, average, min, series, ..Default::default() }
+    Resource {
+        service: service.to_string(),
+        metric: metric.to_string(),
+        unit,
+        peak,
+        average,
+        min,
+        series,
+        ..Default::default()
+    }
 }
 
 #[cfg(test)]

@@ -102,7 +102,14 @@ impl Session {
                 None => self.new_run(first, name, true),
             }
         };
-        self.files.push(SessionFile { name: name.to_string(), format: format.to_string(), records, bundle, batch, run });
+        self.files.push(SessionFile {
+            name: name.to_string(),
+            format: format.to_string(),
+            records,
+            bundle,
+            batch,
+            run,
+        });
         run
     }
 
@@ -210,7 +217,10 @@ impl Session {
             .enumerate()
             .map(|(i, r)| group::GroupRef {
                 run: r.merge.then_some(&r.spec),
-                files: self.files_of(i).map(|(_, f)| group::FileRef { name: &f.name, bundle: crate::bundle::BundleRef::of(&f.bundle) }).collect(),
+                files: self
+                    .files_of(i)
+                    .map(|(_, f)| group::FileRef { name: &f.name, bundle: crate::bundle::BundleRef::of(&f.bundle) })
+                    .collect(),
             })
             .collect()
     }

@@ -22,5 +22,8 @@ pub fn kpi(run: &Run, name: &str) -> Option<f64> {
 }
 
 pub fn txn<'a>(run: &'a Run, name: &str) -> &'a Transaction {
-    run.transactions.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no transaction {name:?} in {:?}", run.transactions))
+    run.transactions
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no transaction {name:?} in {:?}", run.transactions))
 }

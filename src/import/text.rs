@@ -191,10 +191,7 @@ pub fn decode_whole(ctx: &mut Ctx, enc: Enc, bytes: &[u8]) -> String {
     let (text, _, had_errors) = enc.decode(bytes);
     if had_errors {
         let line = text.find('\u{FFFD}').map_or(1, |i| text[..i].bytes().filter(|b| *b == b'\n').count() + 1);
-        ctx.warn(
-            format!("line {line}"),
-            format!("bytes that are not valid {} were replaced by \u{FFFD}", enc.name()),
-        );
+        ctx.warn(format!("line {line}"), format!("bytes that are not valid {} were replaced by \u{FFFD}", enc.name()));
     }
     text.into_owned()
 }
@@ -225,7 +222,9 @@ mod tests {
         assert_eq!(sniff(b"<?xml version=\"1.0\" encoding=\"windows-1255\"?><a/>"), encoding_rs::WINDOWS_1255);
         assert_eq!(sniff("label,Требование".as_bytes()), UTF_8);
         // French labels in windows-1252: bytes that are not UTF-8 and no valid multi-byte text.
-        let (latin, _, _) = encoding_rs::WINDOWS_1252.encode("timeStamp,label\n1,Requête HTTP,Groupe d'unités,Réponse reçue,Élément supprimé,Données sécurisées\n");
+        let (latin, _, _) = encoding_rs::WINDOWS_1252.encode(
+            "timeStamp,label\n1,Requête HTTP,Groupe d'unités,Réponse reçue,Élément supprimé,Données sécurisées\n",
+        );
         assert_eq!(sniff(&latin), encoding_rs::WINDOWS_1252);
         // GBK: two-byte Chinese text.
         let (gbk, _, _) = encoding_rs::GBK.encode("登录页面,搜索结果,用户信息,订单列表,购物车结算页面");
@@ -254,7 +253,9 @@ mod tests {
         // The first fill_buf holds the whole header, not the decoder's first few bytes.
         let (gbk, _, _) = encoding_rs::GBK.encode("timeStamp,elapsed,label,success\n1,2,登录,true\n");
         let mut r = stream(encoding_rs::GBK, &gbk[..]);
-        assert!(std::str::from_utf8(r.fill_buf().unwrap()).unwrap().starts_with("timeStamp,elapsed,label,success\n1,2,登录"));
+        assert!(std::str::from_utf8(r.fill_buf().unwrap())
+            .unwrap()
+            .starts_with("timeStamp,elapsed,label,success\n1,2,登录"));
     }
 
     #[test]

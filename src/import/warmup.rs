@@ -58,7 +58,8 @@ pub fn bundle() -> String {
                 base * 0.2,
                 base * 4.0
             );
-            let bounds: Vec<String> = (0..32).map(|k| format!("{}", (base * 0.3 * 1.12f64.powi(k)).round() + f64::from(k))).collect();
+            let bounds: Vec<String> =
+                (0..32).map(|k| format!("{}", (base * 0.3 * 1.12f64.powi(k)).round() + f64::from(k))).collect();
             let counts: Vec<String> = (0..32).map(|k| format!("{}", 1 + (k * 7 + i) % 100)).collect();
             let _ = write!(s, r#"{}],"counts":[{}]}}}}"#, bounds.join(","), counts.join(","));
         }

@@ -19,8 +19,15 @@ pub enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 7] =
-        [Section::Duration, Section::Kpi, Section::Transaction, Section::Resource, Section::Index, Section::Error, Section::Tenant];
+    pub const ALL: [Section; 7] = [
+        Section::Duration,
+        Section::Kpi,
+        Section::Transaction,
+        Section::Resource,
+        Section::Index,
+        Section::Error,
+        Section::Tenant,
+    ];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -169,7 +176,12 @@ fn section_facts<'a>(f: &mut Vec<Fact<'a>>, run: &'a Run, section: Section, key:
         }
         Section::Kpi => {
             for k in run.kpis.iter().filter(|k| wanted(&k.name)) {
-                out(f, Section::Kpi, k.name.as_str()).push("", Some(k.value), k.unit, Spec::kpi(&k.name, k.unit, k.direction));
+                out(f, Section::Kpi, k.name.as_str()).push(
+                    "",
+                    Some(k.value),
+                    k.unit,
+                    Spec::kpi(&k.name, k.unit, k.direction),
+                );
             }
         }
         Section::Transaction => {
@@ -200,7 +212,12 @@ fn section_facts<'a>(f: &mut Vec<Fact<'a>>, run: &'a Run, section: Section, key:
                 o.push("docs", x.docs_count.map(|v| v as f64), Unit::Count, Spec::index("docs"));
                 o.push("deleted docs", x.docs_deleted.map(|v| v as f64), Unit::Count, Spec::index("deleted docs"));
                 o.push("store size", x.store_size.map(|v| v.0 as f64), Unit::Bytes, Spec::index("store size"));
-                o.push("primary store size", x.pri_store_size.map(|v| v.0 as f64), Unit::Bytes, Spec::index("primary store size"));
+                o.push(
+                    "primary store size",
+                    x.pri_store_size.map(|v| v.0 as f64),
+                    Unit::Bytes,
+                    Spec::index("primary store size"),
+                );
             }
         }
         Section::Error => {
@@ -217,7 +234,12 @@ fn section_facts<'a>(f: &mut Vec<Fact<'a>>, run: &'a Run, section: Section, key:
                 for k in &t.kpis {
                     let name = format!("{} · {}", t.tenant, k.name);
                     if wanted(&name) {
-                        out(f, Section::Tenant, name).push("", Some(k.value), k.unit, Spec::kpi(&k.name, k.unit, k.direction));
+                        out(f, Section::Tenant, name).push(
+                            "",
+                            Some(k.value),
+                            k.unit,
+                            Spec::kpi(&k.name, k.unit, k.direction),
+                        );
                     }
                 }
             }
@@ -236,16 +258,28 @@ mod tests {
             id: "a".into(),
             label: "A".into(),
             duration_s: Some(60.0),
-            transactions: vec![Transaction { name: "login".into(), p95_ms: Some(120.0), samples: Some(40), ..Default::default() }],
+            transactions: vec![Transaction {
+                name: "login".into(),
+                p95_ms: Some(120.0),
+                samples: Some(40),
+                ..Default::default()
+            }],
             indices: vec![IndexStats { index: "i".into(), store_size: Some(ByteSize(10)), ..Default::default() }],
             errors: vec![ErrorEntry { message: "boom".into(), count: Some(2), ..Default::default() }],
             ..Default::default()
         };
         let f = facts(&run);
         assert_eq!(f.len(), 5);
-        assert_eq!((f[2].section, &*f[2].key, &*f[2].metric, f[2].value, f[2].samples), (Section::Transaction, "login", "p95", 120.0, Some(40.0)));
+        assert_eq!(
+            (f[2].section, &*f[2].key, &*f[2].metric, f[2].value, f[2].samples),
+            (Section::Transaction, "login", "p95", 120.0, Some(40.0))
+        );
         assert_eq!((&*f[3].metric, f[3].unit), ("store size", Unit::Bytes));
-        assert_eq!((f[4].samples, f[4].seconds), (Some(40.0), Some(60.0)), "run-level errors know the run's samples and duration");
+        assert_eq!(
+            (f[4].samples, f[4].seconds),
+            (Some(40.0), Some(60.0)),
+            "run-level errors know the run's samples and duration"
+        );
     }
 
     #[test]
@@ -254,12 +288,22 @@ mod tests {
         let run = Run {
             id: "a".into(),
             duration_s: Some(60.0),
-            transactions: vec![tx("empty", None), tx("login", Some(120.0)), tx("search", Some(80.0)), tx("login", Some(130.0))],
+            transactions: vec![
+                tx("empty", None),
+                tx("login", Some(120.0)),
+                tx("search", Some(80.0)),
+                tx("login", Some(130.0)),
+            ],
             indices: vec![IndexStats { index: "i".into(), store_size: Some(ByteSize(10)), ..Default::default() }],
             ..Default::default()
         };
         let all = facts(&run);
-        for (section, key) in [(Section::Transaction, "login"), (Section::Transaction, "search"), (Section::Index, "i"), (Section::Duration, "Run duration")] {
+        for (section, key) in [
+            (Section::Transaction, "login"),
+            (Section::Transaction, "search"),
+            (Section::Index, "i"),
+            (Section::Duration, "Run duration"),
+        ] {
             let want: Vec<_> = all.iter().filter(|f| f.section == section && f.key == key).cloned().collect();
             assert!(!want.is_empty());
             assert_eq!(key_facts(&run, section, key), (want, true), "{key}");

@@ -114,7 +114,9 @@ impl Spec {
     pub fn transaction(metric: &str) -> Spec {
         match metric {
             "samples" => Spec::new(Family::Count, Direction::Neutral, Unit::Count),
-            "errors" => Spec { family: Family::ErrorRate, direction: Direction::LowerIsBetter, measure: Measure::ErrorRate },
+            "errors" => {
+                Spec { family: Family::ErrorRate, direction: Direction::LowerIsBetter, measure: Measure::ErrorRate }
+            }
             "throughput" => Spec::new(Family::Throughput, Direction::HigherIsBetter, Unit::PerSecond),
             _ => Spec::new(Family::Latency, Direction::LowerIsBetter, Unit::Ms),
         }
@@ -186,11 +188,32 @@ impl Spec {
 /// rather than a guess.
 pub fn infer_direction(name: &str, unit: Unit) -> Direction {
     const LOWER: [&str; 13] = [
-        "error", "fail", "latency", "duration", "response time", "time", "degradation", "slower", "lag", "wait", "timeout",
-        "reject", "drop",
+        "error",
+        "fail",
+        "latency",
+        "duration",
+        "response time",
+        "time",
+        "degradation",
+        "slower",
+        "lag",
+        "wait",
+        "timeout",
+        "reject",
+        "drop",
     ];
-    const HIGHER: [&str; 10] =
-        ["throughput", "improvement", "faster", "speedup", "success", "availability", "hit ratio", "apdex", "uptime", "ops"];
+    const HIGHER: [&str; 10] = [
+        "throughput",
+        "improvement",
+        "faster",
+        "speedup",
+        "success",
+        "availability",
+        "hit ratio",
+        "apdex",
+        "uptime",
+        "ops",
+    ];
     let n = crate::fold::lower(name);
     if LOWER.iter().any(|w| n.contains(w)) {
         Direction::LowerIsBetter
@@ -266,7 +289,10 @@ mod tests {
         let rate = Spec::resource("indexing rate", Unit::PerSecond);
         assert_eq!((rate.family, rate.direction), (Family::Throughput, Direction::HigherIsBetter));
         let free = Spec::resource("free memory", Unit::Bytes);
-        assert_eq!((free.family, free.direction, free.measure), (Family::Memory, Direction::HigherIsBetter, Measure::Relative));
+        assert_eq!(
+            (free.family, free.direction, free.measure),
+            (Family::Memory, Direction::HigherIsBetter, Measure::Relative)
+        );
         assert_eq!(Spec::resource("db_connections", Unit::Count).family, Family::Count);
     }
 
@@ -278,14 +304,26 @@ mod tests {
         assert_eq!(Spec::kpi("DI Create improvement", Unit::Percent, None).direction, Direction::HigherIsBetter);
         assert_eq!(Spec::kpi("Error rate", Unit::Percent, None).family, Family::ErrorRate);
         assert_eq!(Spec::kpi("Documents", Unit::Count, None).direction, Direction::Neutral, "no guess");
-        assert_eq!(Spec::kpi("Throughput", Unit::PerSecond, Some(Direction::Neutral)).direction, Direction::Neutral, "stated wins");
+        assert_eq!(
+            Spec::kpi("Throughput", Unit::PerSecond, Some(Direction::Neutral)).direction,
+            Direction::Neutral,
+            "stated wins"
+        );
     }
 
     #[test]
     fn thresholds_from_bundle_over_defaults() {
-        let b = crate::bundle::Thresholds { latency: Some(7.5), min_samples: Some(100), cpu: Some(-1.0), ..Default::default() };
+        let b = crate::bundle::Thresholds {
+            latency: Some(7.5),
+            min_samples: Some(100),
+            cpu: Some(-1.0),
+            ..Default::default()
+        };
         let t = Thresholds::default().with_bundle(&b);
-        assert_eq!((t.of(Family::Latency), t.of(Family::Cpu), t.of(Family::ErrorRate), t.min_samples), (7.5, 5.0, 0.5, 100));
+        assert_eq!(
+            (t.of(Family::Latency), t.of(Family::Cpu), t.of(Family::ErrorRate), t.min_samples),
+            (7.5, 5.0, 0.5, 100)
+        );
         assert_eq!(Thresholds::all(2.0).of(Family::ErrorRate), 2.0);
     }
 }

@@ -40,7 +40,12 @@ impl Workspace {
     /// Adds a bundle; returns the renames made, as (old id, new id).
     pub fn add(&mut self, name: &str, bundle: Bundle, warnings: Vec<Warning>) -> Vec<(String, String)> {
         let source = self.sources.len();
-        self.sources.push(Source { name: name.to_string(), report: Report::default(), warnings: vec![], thresholds: None });
+        self.sources.push(Source {
+            name: name.to_string(),
+            report: Report::default(),
+            warnings: vec![],
+            thresholds: None,
+        });
         self.fill(source, bundle, warnings)
     }
 
@@ -133,7 +138,11 @@ impl Workspace {
             .map(|c| {
                 let ids: Vec<String> = std::iter::once(&c.baseline).chain(&c.candidates).cloned().collect();
                 let name = c.title.clone().unwrap_or_else(|| {
-                    format!("{} vs {}", c.candidates.iter().map(|x| label(x)).collect::<Vec<_>>().join(", "), label(&c.baseline))
+                    format!(
+                        "{} vs {}",
+                        c.candidates.iter().map(|x| label(x)).collect::<Vec<_>>().join(", "),
+                        label(&c.baseline)
+                    )
                 });
                 (name, ids)
             })
@@ -214,7 +223,11 @@ mod tests {
             version: 1,
             report: Report { title: "t".into(), ..Default::default() },
             runs: ids.iter().map(|i| Run { id: i.to_string(), label: i.to_string(), ..Default::default() }).collect(),
-            comparisons: vec![Comparison { baseline: ids[0].into(), candidates: vec![ids[1].into()], ..Default::default() }],
+            comparisons: vec![Comparison {
+                baseline: ids[0].into(),
+                candidates: vec![ids[1].into()],
+                ..Default::default()
+            }],
             thresholds: None,
         }
     }
@@ -225,7 +238,10 @@ mod tests {
         w.add("a.json", bundle(&["x", "y"]), vec![]);
         w.add("imported", bundle(&["p", "q"]), vec![]);
         w.add("c.json", bundle(&["z", "x"]), vec![]);
-        assert_eq!(w.set_source("imported", Some(bundle(&["p2", "x"])), vec![]), vec![("x".to_string(), "x~3".to_string())]);
+        assert_eq!(
+            w.set_source("imported", Some(bundle(&["p2", "x"])), vec![]),
+            vec![("x".to_string(), "x~3".to_string())]
+        );
         let ids: Vec<(&str, usize)> = w.runs.iter().map(|r| (r.run.id.as_str(), r.source)).collect();
         assert_eq!(ids, [("x", 0), ("y", 0), ("z", 2), ("x~2", 2), ("p2", 1), ("x~3", 1)]);
         assert!(w.comparisons.iter().all(|c| c.baseline != "p"), "the old runs' comparison is gone");
@@ -242,7 +258,10 @@ mod tests {
         w.add("a.json", bundle(&["x", "y", "z"]), vec![]);
         let b = w.subset_bundle(&["z".into(), "x".into()]).unwrap();
         assert_eq!(b.runs.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["z", "x"]);
-        assert_eq!((b.comparisons[0].baseline.as_str(), b.comparisons[0].candidates.clone()), ("z", vec!["x".to_string()]));
+        assert_eq!(
+            (b.comparisons[0].baseline.as_str(), b.comparisons[0].candidates.clone()),
+            ("z", vec!["x".to_string()])
+        );
         let one = w.subset_bundle(&["y".into()]).unwrap();
         assert!(one.comparisons.is_empty());
         assert!(w.subset_bundle(&["nope".into()]).is_none());
@@ -265,7 +284,12 @@ mod tests {
     fn offers_selections_that_have_the_data() {
         let mut w = Workspace::default();
         let mut b = bundle(&["a", "b", "c"]);
-        b.comparisons.push(Comparison { title: Some("second".into()), baseline: "c".into(), candidates: vec!["b".into()], ..Default::default() });
+        b.comparisons.push(Comparison {
+            title: Some("second".into()),
+            baseline: "c".into(),
+            candidates: vec!["b".into()],
+            ..Default::default()
+        });
         w.add("x.json", b, vec![]);
         let offers = w.selections_with(|r| r.id == "c");
         assert_eq!(offers, vec![("second".to_string(), vec!["c".to_string(), "b".to_string()])]);

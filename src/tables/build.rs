@@ -1,11 +1,11 @@
 //! Builders: the tables each view shows, from runs and comparison rows.
 
-use std::sync::Arc;
 use super::{Cell, Column, Content, DeltaText, Judged, Row, SortKey, Table};
 use crate::analysis::{self, points_decimals, Change, ConfigRow, Verdict};
 use crate::bundle::{Run, RunStatus, Unit};
 use crate::fold;
 use crate::model::{Measure, Section, Spec, Workspace};
+use std::sync::Arc;
 
 /// The delta note of a judged cell: its change as shown, or a word where a number would mislead
 /// (a failed run's "−91 %").
@@ -205,7 +205,8 @@ pub fn compare_table(rows: &[analysis::Row], labels: &[String], section: Section
             group += 1;
             last_key = Some(&r.key);
         }
-        let mut cells = vec![Cell::shared(r.key.clone()), Cell::text(if r.metric.is_empty() { "value" } else { &r.metric })];
+        let mut cells =
+            vec![Cell::shared(r.key.clone()), Cell::text(if r.metric.is_empty() { "value" } else { &r.metric })];
         cells.extend(r.cells.iter().map(|c| value_cell(c, &r.spec)));
         if two {
             match r.cells.get(1) {
@@ -236,7 +237,13 @@ fn difference_cell(c: &analysis::Cell, r: &analysis::Row) -> Cell {
         (Measure::ErrorRate, Some(ch)) => {
             let text = format!("{} error rate", ch.text(r.spec.family, c.unit));
             let n = ch.shown(r.spec.family);
-            Cell { content: Content::Text(text.into()), sort: SortKey::Num(n), delta: None, verdict: None, judged: None }
+            Cell {
+                content: Content::Text(text.into()),
+                sort: SortKey::Num(n),
+                delta: None,
+                verdict: None,
+                judged: None,
+            }
         }
         _ => Cell::change(c.abs, c.unit),
     }
@@ -315,7 +322,8 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
         }
     }
     // Runs with no latency at all get no rows (a row of dashes per transaction says nothing).
-    let has_data: Vec<bool> = (0..labels.len()).map(|ri| tx.iter().any(|r| r.cells.get(ri).is_some_and(|c| c.value.is_some()))).collect();
+    let has_data: Vec<bool> =
+        (0..labels.len()).map(|ri| tx.iter().any(|r| r.cells.get(ri).is_some_and(|c| c.value.is_some()))).collect();
     let label_cells: Vec<Cell> = labels.iter().map(Cell::text).collect();
     let mut out = Vec::with_capacity(groups.len() * has_data.iter().filter(|d| **d).count());
     for (g, (key, metrics)) in groups.iter().enumerate() {
@@ -325,7 +333,8 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
         // The first row of a metric wins, as in a comparison.
         let by_column: [Option<&analysis::Row>; LATENCY_COLUMNS.len()] =
             LATENCY_COLUMNS.map(|(m, _)| metrics.iter().find(|r| &*r.metric == m).copied());
-        let rank = metrics.iter().filter_map(|r| change_rank(r)).fold(None, |m, x| Some(m.map_or(x, |m: f64| m.max(x))));
+        let rank =
+            metrics.iter().filter_map(|r| change_rank(r)).fold(None, |m, x| Some(m.map_or(x, |m: f64| m.max(x))));
         let key_cell = Cell::shared(Arc::clone(key));
         for ri in (0..labels.len()).filter(|ri| has_data[*ri]) {
             let mut cells = Vec::with_capacity(2 + LATENCY_COLUMNS.len());
@@ -452,7 +461,8 @@ mod tests {
 
     #[test]
     fn latency_rows_carry_deltas() {
-        let t = |p95| Transaction { name: "search".into(), p95_ms: Some(p95), samples: Some(100), ..Default::default() };
+        let t =
+            |p95| Transaction { name: "search".into(), p95_ms: Some(p95), samples: Some(100), ..Default::default() };
         let a = Run { id: "a".into(), label: "A".into(), transactions: vec![t(100.0)], ..Default::default() };
         let b = Run { id: "b".into(), label: "B".into(), transactions: vec![t(120.0)], ..Default::default() };
         let rows = analysis::compare(&[&a, &b], &Default::default());

@@ -105,7 +105,11 @@ pub(crate) fn wiki_escape(s: &str) -> String {
             c => out.push(c),
         }
     }
-    if out.is_empty() { " ".into() } else { out }
+    if out.is_empty() {
+        " ".into()
+    } else {
+        out
+    }
 }
 
 /// Confluence wiki markup: `||header||` and `|cell|` rows.
@@ -121,9 +125,9 @@ pub fn to_confluence(t: &Table) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::{Cell, Column, DeltaText, Row};
-    use crate::bundle::Unit;
     use super::*;
     use crate::analysis::Verdict;
+    use crate::bundle::Unit;
 
     fn table() -> Table {
         let mut c = Cell::value(Some(35220.0), Unit::S);
@@ -138,7 +142,10 @@ mod tests {
 
     #[test]
     fn csv_quotes_and_keeps_deltas() {
-        assert_eq!(to_csv(&table()), "\"Run, name\",Duration\n\"Poppy \"\"t2\"\"\",\"9 h 47 min (−12.4%, improved)\"\n");
+        assert_eq!(
+            to_csv(&table()),
+            "\"Run, name\",Duration\n\"Poppy \"\"t2\"\"\",\"9 h 47 min (−12.4%, improved)\"\n"
+        );
     }
 
     /// The csv crate's writer with its defaults: what `to_csv` promises to write.

@@ -74,7 +74,13 @@ impl DeltaText {
             DeltaText::Points(p, d) => format::shown_points(p, d),
             DeltaText::Label(_) => 0.0,
         };
-        if v > 0.0 { "up" } else if v < 0.0 { "down" } else { "" }
+        if v > 0.0 {
+            "up"
+        } else if v < 0.0 {
+            "down"
+        } else {
+            ""
+        }
     }
 }
 
@@ -94,7 +100,10 @@ impl Judged {
 
 /// Verdicts whose word exports print next to the delta (colour is lost in text).
 fn says_verdict(v: Verdict) -> bool {
-    matches!(v, Verdict::Improved | Verdict::Regressed | Verdict::WithinNoise | Verdict::NotEnoughData | Verdict::Changed)
+    matches!(
+        v,
+        Verdict::Improved | Verdict::Regressed | Verdict::WithinNoise | Verdict::NotEnoughData | Verdict::Changed
+    )
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -236,10 +245,14 @@ impl Table {
         }
         let key = |g: &Vec<&Row>| {
             if col == BY_CHANGE {
-                let rank = g.iter().filter_map(|r| r.rank).fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
+                let rank =
+                    g.iter().filter_map(|r| r.rank).fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
                 return rank.map_or(SortKey::None, SortKey::Num);
             }
-            g.iter().find(|r| r.primary).map(|r| of(r, col)).filter(|k| **k != SortKey::None)
+            g.iter()
+                .find(|r| r.primary)
+                .map(|r| of(r, col))
+                .filter(|k| **k != SortKey::None)
                 .or_else(|| g.iter().map(|r| of(r, col)).find(|k| **k != SortKey::None))
                 .cloned()
                 .unwrap_or(SortKey::None)
@@ -257,7 +270,11 @@ impl Table {
                 (SortKey::Num(_), _) => Less,
                 (_, SortKey::Num(_)) => Greater,
             };
-            if descending { ord.reverse() } else { ord }
+            if descending {
+                ord.reverse()
+            } else {
+                ord
+            }
         });
         keyed.into_iter().flat_map(|(_, g)| g).collect()
     }

@@ -44,7 +44,8 @@ pub struct ReportPage {
     pub notes: Vec<String>,
 }
 
-const RESULT_SECTIONS: [Section; 5] = [Section::Duration, Section::Kpi, Section::Transaction, Section::Error, Section::Tenant];
+const RESULT_SECTIONS: [Section; 5] =
+    [Section::Duration, Section::Kpi, Section::Transaction, Section::Error, Section::Tenant];
 const RESOURCE_SECTIONS: [Section; 2] = [Section::Resource, Section::Index];
 
 /// How the verdicts were reached, in one paragraph (the page's notes and the docs say the same).
@@ -156,13 +157,22 @@ fn thresholds_note(th: &Thresholds) -> String {
 }
 
 /// The report page of `runs` (baseline first) compared in `rows`.
-pub fn report_page(ws: &Workspace, runs: &[&Run], rows: &[analysis::Row], labels: &[String], th: &Thresholds, charts: Vec<ReportChart>) -> ReportPage {
+pub fn report_page(
+    ws: &Workspace,
+    runs: &[&Run],
+    rows: &[analysis::Row],
+    labels: &[String],
+    th: &Thresholds,
+    charts: Vec<ReportChart>,
+) -> ReportPage {
     let report = ws.sources.first().map(|s| &s.report);
     let title = report.map_or_else(|| "Performance comparison".to_string(), |r| r.title.clone());
     let summary = (1..labels.len()).map(|ci| summarize(rows, ci).sentence(labels)).collect();
-    let tables = |sections: &[Section]| sections.iter().filter_map(|s| section_table(rows, labels, *s)).collect::<Vec<_>>();
+    let tables =
+        |sections: &[Section]| sections.iter().filter_map(|s| section_table(rows, labels, *s)).collect::<Vec<_>>();
     let sources: Vec<&str> = ws.sources.iter().map(|s| s.name.as_str()).collect();
-    let notes = vec![thresholds_note(th), METHOD.to_string(), format!("Made with runlens from {}.", sources.join(", "))];
+    let notes =
+        vec![thresholds_note(th), METHOD.to_string(), format!("Made with runlens from {}.", sources.join(", "))];
     ReportPage {
         title,
         summary,

@@ -21,7 +21,9 @@ fn md_text(s: &str) -> String {
         }
         out.push(c);
     }
-    if out.starts_with(['-', '+', '#', '=']) || out.split_once(['.', ')']).is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) {
+    if out.starts_with(['-', '+', '#', '='])
+        || out.split_once(['.', ')']).is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    {
         out.insert(0, '\\');
     }
     out
@@ -74,8 +76,15 @@ impl Markup for Markdown {
         to_markdown(t) + "\n"
     }
     fn charts(&self, charts: &[ReportChart]) -> String {
-        let images: Vec<String> = charts.iter().filter_map(|c| c.safe_png().map(|png| format!("![{}]({png})\n", md_text(&c.title)))).collect();
-        if images.is_empty() { String::new() } else { self.heading(2, "Charts") + &images.join("\n") + "\n" }
+        let images: Vec<String> = charts
+            .iter()
+            .filter_map(|c| c.safe_png().map(|png| format!("![{}]({png})\n", md_text(&c.title))))
+            .collect();
+        if images.is_empty() {
+            String::new()
+        } else {
+            self.heading(2, "Charts") + &images.join("\n") + "\n"
+        }
     }
 }
 
@@ -101,7 +110,8 @@ impl Markup for Confluence {
             return String::new();
         }
         let names: Vec<String> = charts.iter().map(|c| attachment_name(&c.file_name)).collect();
-        let mut out = self.heading(2, "Charts") + &format!("_Attach {} to this page; the images below show them._\n\n", names.join(", "));
+        let mut out = self.heading(2, "Charts")
+            + &format!("_Attach {} to this page; the images below show them._\n\n", names.join(", "));
         for (c, name) in charts.iter().zip(&names) {
             out += &format!("*{}*\n!{name}!\n\n", wiki_escape(&c.title));
         }
@@ -185,9 +195,20 @@ impl Markup for Html {
     fn charts(&self, charts: &[ReportChart]) -> String {
         let images: Vec<String> = charts
             .iter()
-            .filter_map(|c| c.safe_png().map(|png| format!("<figure><img src=\"{png}\" alt=\"{0}\"><figcaption>{0}</figcaption></figure>\n", html_escape(&c.title))))
+            .filter_map(|c| {
+                c.safe_png().map(|png| {
+                    format!(
+                        "<figure><img src=\"{png}\" alt=\"{0}\"><figcaption>{0}</figcaption></figure>\n",
+                        html_escape(&c.title)
+                    )
+                })
+            })
             .collect();
-        if images.is_empty() { String::new() } else { self.heading(2, "Charts") + &images.concat() }
+        if images.is_empty() {
+            String::new()
+        } else {
+            self.heading(2, "Charts") + &images.concat()
+        }
     }
 }
 

@@ -101,9 +101,15 @@ fn Busy() -> impl IntoView {
     let state = super::use_app_state();
     let text = move || {
         let Some(p) = state.progress.get() else { return "Loading…".to_string() };
-        let secs = ((web_sys::window().and_then(|w| w.performance()).map_or(0.0, |x| x.now()) - p.started_ms) / 1000.0).max(0.001);
+        let secs = ((web_sys::window().and_then(|w| w.performance()).map_or(0.0, |x| x.now()) - p.started_ms) / 1000.0)
+            .max(0.001);
         if let Some((i, n)) = p.opening {
-            return format!("Opening {}… {} of {} runs read", p.name, crate::format::thousands(i as f64, 0), crate::format::thousands(n as f64, 0));
+            return format!(
+                "Opening {}… {} of {} runs read",
+                p.name,
+                crate::format::thousands(i as f64, 0),
+                crate::format::thousands(n as f64, 0)
+            );
         }
         let mut parts = vec![match p.total {
             Some(total) if total > 0 => format!(
@@ -116,7 +122,11 @@ fn Busy() -> impl IntoView {
             _ => format!("Reading {}… {}", p.name, crate::format::bytes(p.bytes as f64)),
         }];
         if p.records > 0 {
-            parts.push(format!("{} rows, {}/s", crate::format::thousands(p.records as f64, 0), crate::format::thousands(p.records as f64 / secs, 0)));
+            parts.push(format!(
+                "{} rows, {}/s",
+                crate::format::thousands(p.records as f64, 0),
+                crate::format::thousands(p.records as f64 / secs, 0)
+            ));
         }
         if let Some(total) = p.total.filter(|t| *t > p.bytes && p.bytes > 0 && secs > 0.5) {
             let left = (total - p.bytes) as f64 / (p.bytes as f64 / secs);

@@ -111,11 +111,7 @@ pub fn replace_query(query: &str) {
 }
 
 pub fn prefers_dark() -> bool {
-    window()
-        .match_media("(prefers-color-scheme: dark)")
-        .ok()
-        .flatten()
-        .is_some_and(|m| m.matches())
+    window().match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches())
 }
 
 /// Writes text to the clipboard; false when the browser refuses.
@@ -137,7 +133,9 @@ pub fn download(file_name: &str, mime: &str, content: &str) {
 pub fn download_bytes(file_name: &str, mime: &str, content: &js_sys::Uint8Array) {
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&js_sys::Array::of1(content), &opts) else { return };
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&js_sys::Array::of1(content), &opts) else {
+        return;
+    };
     download_blob(file_name, &blob);
 }
 
@@ -174,7 +172,9 @@ pub fn observe_height_for_parent() {
         let h = post_height_to_parent(last.get());
         last.set(h);
     });
-    if let (Ok(obs), Some(body)) = (web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()), window().document().and_then(|d| d.body())) {
+    if let (Ok(obs), Some(body)) =
+        (web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()), window().document().and_then(|d| d.body()))
+    {
         obs.observe(&body);
     }
     cb.forget();
@@ -188,11 +188,7 @@ fn post_height_to_parent(last: i32) -> i32 {
     if parent == w {
         return last;
     }
-    let height = w
-        .document()
-        .and_then(|d| d.body())
-        .map(|e| e.scroll_height())
-        .unwrap_or(0);
+    let height = w.document().and_then(|d| d.body()).map(|e| e.scroll_height()).unwrap_or(0);
     if height == last {
         return last;
     }
@@ -206,7 +202,15 @@ fn post_height_to_parent(last: i32) -> i32 {
 /// The bytes of base64url text (`share::fragment`), decoded by the browser's `atob` (the page
 /// links no base64 decoder of its own); `None` when it is not base64.
 pub fn base64url_bytes(text: &str) -> Option<Vec<u8>> {
-    let mut b64: String = text.trim_end_matches('=').chars().map(|c| match c { '-' => '+', '_' => '/', c => c }).collect();
+    let mut b64: String = text
+        .trim_end_matches('=')
+        .chars()
+        .map(|c| match c {
+            '-' => '+',
+            '_' => '/',
+            c => c,
+        })
+        .collect();
     // `atob` ignores spaces; a link's data has none.
     if b64.len() % 4 == 1 || b64.contains(|c: char| c.is_ascii_whitespace()) {
         return None;
@@ -221,7 +225,8 @@ pub fn base64url_bytes(text: &str) -> Option<Vec<u8>> {
 /// page links no JSON reader of its own): one entry per element, `None` where an element lacks a
 /// key or it is not text. `Err` when the text is not JSON or not an array.
 pub fn json_records(text: &str, keys: &[&str]) -> Result<Vec<Option<Vec<String>>>, String> {
-    let value = js_sys::JSON::parse(text).map_err(|e| js_sys::Error::from(e).message().as_string().unwrap_or_else(|| "not JSON".into()))?;
+    let value = js_sys::JSON::parse(text)
+        .map_err(|e| js_sys::Error::from(e).message().as_string().unwrap_or_else(|| "not JSON".into()))?;
     let list = value.dyn_into::<js_sys::Array>().map_err(|_| "not a list".to_string())?;
     Ok(list
         .iter()

@@ -125,7 +125,8 @@ pub fn default_workers() -> usize {
 
 /// Starts a worker of the `ingest` binary named `name` (an ingest slot, or the writer).
 pub(super) fn start_worker(name: &str) -> Result<Worker, JsValue> {
-    let base = web_sys::window().and_then(|w| w.document()).and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
+    let base =
+        web_sys::window().and_then(|w| w.document()).and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
     let js = web_sys::Url::new_with_base("ingest.js", &base)?.href();
     let wasm = web_sys::Url::new_with_base("ingest_bg.wasm", &base)?.href();
     // A classic worker that imports the module: a sandboxed embed (an opaque origin) may start a
@@ -201,7 +202,20 @@ pub fn submit(name: String, input: Input, keep: bool, on_done: OnDone) {
         let mut p = p.borrow_mut();
         p.next_id += 1;
         let id = p.next_id;
-        p.queue.push_back(Job { id, name, input, keep, total, on_done: Some(on_done), bytes: Vec::new(), records: Vec::new(), started_ms: 0.0, slots: vec![0], opening: None, groups: Vec::new() });
+        p.queue.push_back(Job {
+            id,
+            name,
+            input,
+            keep,
+            total,
+            on_done: Some(on_done),
+            bytes: Vec::new(),
+            records: Vec::new(),
+            started_ms: 0.0,
+            slots: vec![0],
+            opening: None,
+            groups: Vec::new(),
+        });
     });
     start_next();
 }
@@ -233,8 +247,20 @@ fn start_next() {
     }
     report();
     let message = match input {
-        Input::Blob(blob) => msg(&[("type", "import".into()), ("job", id.into()), ("name", name.into()), ("blob", blob.into()), ("workers", (workers as u32).into())]),
-        Input::Url(url) => msg(&[("type", "fetch".into()), ("job", id.into()), ("name", name.into()), ("url", url.into()), ("workers", (workers as u32).into())]),
+        Input::Blob(blob) => msg(&[
+            ("type", "import".into()),
+            ("job", id.into()),
+            ("name", name.into()),
+            ("blob", blob.into()),
+            ("workers", (workers as u32).into()),
+        ]),
+        Input::Url(url) => msg(&[
+            ("type", "fetch".into()),
+            ("job", id.into()),
+            ("name", name.into()),
+            ("url", url.into()),
+            ("workers", (workers as u32).into()),
+        ]),
     };
     send(0, message.into(), Array::new());
 }
@@ -357,23 +383,40 @@ fn on_message(index: usize, data: JsValue) {
         Some("bundle-parts") => hand_out_groups(job, &data),
         Some("runs-done") => {
             // The runs stay here and are read while the first worker finishes; it gets their ids.
-            let runs: Vec<Uint8Array> = get(&data, "runs").dyn_into::<Array>().map(|a| a.iter().filter_map(|r| r.dyn_into().ok()).collect()).unwrap_or_default();
+            let runs: Vec<Uint8Array> = get(&data, "runs")
+                .dyn_into::<Array>()
+                .map(|a| a.iter().filter_map(|r| r.dyn_into().ok()).collect())
+                .unwrap_or_default();
             let index = get(&data, "index").as_f64().unwrap_or(0.0) as usize;
             let first = get(&data, "first").as_f64().unwrap_or(0.0) as usize;
             POOL.with(|p| {
-                if let Some(g) = p.borrow_mut().current.as_mut().and_then(|j| index.checked_sub(1).and_then(|i| j.groups.get_mut(i))) {
+                if let Some(g) =
+                    p.borrow_mut().current.as_mut().and_then(|j| index.checked_sub(1).and_then(|i| j.groups.get_mut(i)))
+                {
                     g.2 = true;
                 }
             });
             if !get(&data, "failed").is_truthy() {
                 leptos::task::spawn_local(super::ingest_read::read_later(job, index, first, runs));
             }
-            let m = msg(&[("type", "runs-done".into()), ("job", job.into()), ("index", get(&data, "index")), ("ids", get(&data, "ids")), ("failed", get(&data, "failed"))]);
+            let m = msg(&[
+                ("type", "runs-done".into()),
+                ("job", job.into()),
+                ("index", get(&data, "index")),
+                ("ids", get(&data, "ids")),
+                ("failed", get(&data, "failed")),
+            ]);
             send(0, m.into(), Array::new());
         }
         Some("part") => {
             let transfer = Array::of1(&get(&get(&data, "data"), "buffer"));
-            let m = msg(&[("type", "part".into()), ("job", job.into()), ("index", get(&data, "index")), ("data", get(&data, "data")), ("failed", get(&data, "failed"))]);
+            let m = msg(&[
+                ("type", "part".into()),
+                ("job", job.into()),
+                ("index", get(&data, "index")),
+                ("data", get(&data, "data")),
+                ("failed", get(&data, "failed")),
+            ]);
             send(0, m.into(), transfer);
         }
         Some("done") => {
@@ -381,22 +424,34 @@ fn on_message(index: usize, data: JsValue) {
             // of a big bundle's runs other workers read (the end-to-end tests do): kept as
             // `runlensIngest` on the window, never shown.
             if let Some(window) = web_sys::window() {
-                let timing = msg(&[("ms", get(&data, "ms")), ("readMs", get(&data, "read_ms")), ("groups", get(&data, "later"))]);
+                let timing = msg(&[
+                    ("ms", get(&data, "ms")),
+                    ("readMs", get(&data, "read_ms")),
+                    ("groups", get(&data, "later")),
+                ]);
                 let _ = Reflect::set(&window, &"runlensIngest".into(), &timing);
             }
             let head = get(&data, "data").dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
-            let runs: Vec<Uint8Array> = get(&data, "runs").dyn_into::<Array>().map(|a| a.iter().filter_map(|r| r.dyn_into().ok()).collect()).unwrap_or_default();
+            let runs: Vec<Uint8Array> = get(&data, "runs")
+                .dyn_into::<Array>()
+                .map(|a| a.iter().filter_map(|r| r.dyn_into().ok()).collect())
+                .unwrap_or_default();
             let later = get(&data, "later").as_f64().map(|n| n as usize);
             leptos::task::spawn_local(async move {
                 if let Some(result) = super::ingest_read::read_done(job, &head, runs, later).await {
-                    finish(job, result.map(|done| {
-                        let kept = kept_blob(&done);
-                        (done, kept)
-                    }));
+                    finish(
+                        job,
+                        result.map(|done| {
+                            let kept = kept_blob(&done);
+                            (done, kept)
+                        }),
+                    );
                 }
             });
         }
-        Some("error") => finish(job, Err(get(&data, "message").as_string().unwrap_or_else(|| "the import failed".into()))),
+        Some("error") => {
+            finish(job, Err(get(&data, "message").as_string().unwrap_or_else(|| "the import failed".into())))
+        }
         _ => {}
     }
 }
@@ -463,7 +518,10 @@ fn hand_out_groups(job: u32, data: &JsValue) {
         let least_busy = POOL.with(|p| {
             let p = p.borrow();
             let load = |slot: usize| {
-                let queued = p.current.as_ref().map_or(0, |j| j.groups.iter().filter(|g| g.0 == slot && !g.2).map(|g| g.1).sum::<u64>());
+                let queued = p
+                    .current
+                    .as_ref()
+                    .map_or(0, |j| j.groups.iter().filter(|g| g.0 == slot && !g.2).map(|g| g.1).sum::<u64>());
                 // With this group, and the first worker's doubled while it downloads.
                 (queued + bytes) * if slot == 0 && !last { 2 } else { 1 }
             };
@@ -481,7 +539,13 @@ fn hand_out_groups(job: u32, data: &JsValue) {
             }
         });
         let transfer = Array::of1(&get(&part, "buffer"));
-        let m = msg(&[("type", "runs".into()), ("job", job.into()), ("index", (index as u32).into()), ("first", firsts.get(k as u32)), ("data", part)]);
+        let m = msg(&[
+            ("type", "runs".into()),
+            ("job", job.into()),
+            ("index", (index as u32).into()),
+            ("first", firsts.get(k as u32)),
+            ("data", part),
+        ]);
         send(slot, m.into(), transfer);
     }
 }
@@ -513,7 +577,12 @@ fn worker_failed(index: usize, message: &str) {
         p.current.as_ref().filter(|j| j.slots.contains(&index)).map(|j| j.id)
     });
     if let Some(id) = job {
-        finish(id, Err(format!("The ingest worker stopped ({message}). Nothing was changed; the file may be too large for this tab.")));
+        finish(
+            id,
+            Err(format!(
+                "The ingest worker stopped ({message}). Nothing was changed; the file may be too large for this tab."
+            )),
+        );
     }
 }
 

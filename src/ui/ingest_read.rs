@@ -53,7 +53,12 @@ pub fn forget(job: u32) {
 
 /// Reads pieces of runs (`first` is the first one's index in the bundle) into `out`, yielding
 /// every `SLICE_MS`; Err on a piece that does not read, None when the job was cancelled.
-async fn read_runs(job: u32, first: usize, pieces: Vec<Uint8Array>, out: &mut dyn FnMut(Run)) -> Option<Result<f64, String>> {
+async fn read_runs(
+    job: u32,
+    first: usize,
+    pieces: Vec<Uint8Array>,
+    out: &mut dyn FnMut(Run),
+) -> Option<Result<f64, String>> {
     let mut since = now();
     let n = pieces.len();
     // One buffer for every run's bytes (a 50 MB bundle is 50 pieces of 1 MB).
@@ -85,7 +90,9 @@ pub async fn read_later(job: u32, index: usize, first: usize, pieces: Vec<Uint8A
         l.retain(|g| is_current(g.job));
         l.push(Later { job, index, runs: Vec::new(), result: None });
     });
-    let with_group = |f: &mut dyn FnMut(&mut Later)| LATER.with(|l| l.borrow_mut().iter_mut().filter(|g| g.job == job && g.index == index).for_each(f));
+    let with_group = |f: &mut dyn FnMut(&mut Later)| {
+        LATER.with(|l| l.borrow_mut().iter_mut().filter(|g| g.job == job && g.index == index).for_each(f))
+    };
     let read = read_runs(job, first, pieces, &mut |run| {
         let mut run = Some(run);
         with_group(&mut |g| g.runs.extend(run.take()));
@@ -98,7 +105,12 @@ pub async fn read_later(job: u32, index: usize, first: usize, pieces: Vec<Uint8A
 
 /// Reads a finished job's answer: the head, its runs, then (`later`: how many groups) the runs
 /// read on their own, in order. None when the job was cancelled meanwhile.
-pub async fn read_done(job: u32, head: &[u8], runs: Vec<Uint8Array>, later: Option<usize>) -> Option<Result<Done, String>> {
+pub async fn read_done(
+    job: u32,
+    head: &[u8],
+    runs: Vec<Uint8Array>,
+    later: Option<usize>,
+) -> Option<Result<Done, String>> {
     let mut done = match decode_head(head) {
         Ok(d) => d,
         Err(e) => return Some(Err(e)),
@@ -133,7 +145,9 @@ pub async fn read_done(job: u32, head: &[u8], runs: Vec<Uint8Array>, later: Opti
         });
         for index in 1..=groups {
             let Some(g) = mine.iter_mut().find(|g| g.index == index) else {
-                return Some(Err(format!("the ingest worker's answer could not be read (group {index} of the runs is missing)")));
+                return Some(Err(format!(
+                    "the ingest worker's answer could not be read (group {index} of the runs is missing)"
+                )));
             };
             if let Some(Err(e)) = g.result.take() {
                 return Some(Err(e));

@@ -33,7 +33,11 @@ fn remember(state: AppState, name: &str, blob: web_sys::Blob) {
     let name = name.to_string();
     leptos::task::spawn_local(async move {
         if let Err(why) = super::persist::remember(&name, blob).await {
-            state.notify(NoticeKind::Warning, format!("{name} is open but will not be reopened after a reload: {why}."), vec![]);
+            state.notify(
+                NoticeKind::Warning,
+                format!("{name} is open but will not be reopened after a reload: {why}."),
+                vec![],
+            );
         }
     });
 }
@@ -74,13 +78,18 @@ pub fn sync_session(state: AppState, renamed: Option<(String, String)>) {
                 super::persist::forget_name(IMPORTED).await;
             }
             // The runs shown stay as they were; a rename's link follows the next runs made.
-            Some(Err(e)) => state.notify(NoticeKind::Error, format!("The imported files could not be made into runs: {e}"), vec![]),
+            Some(Err(e)) => {
+                state.notify(NoticeKind::Error, format!("The imported files could not be made into runs: {e}"), vec![])
+            }
             Some(Ok((done, json))) => {
                 let warnings: Vec<crate::bundle::Warning> = done.warnings().collect();
                 if !warnings.is_empty() {
                     state.notify(
                         NoticeKind::Warning,
-                        format!("Joining files into runs gave {}.", crate::format::count(warnings.len(), "warning", "warnings")),
+                        format!(
+                            "Joining files into runs gave {}.",
+                            crate::format::count(warnings.len(), "warning", "warnings")
+                        ),
                         warnings.iter().map(|w| w.to_string()).collect(),
                     );
                 }
@@ -157,14 +166,20 @@ fn add(state: AppState, name: &str, done: Done, kept: Option<web_sys::Blob>, ori
     if raw && origin != Origin::Restored {
         state.notify(
             NoticeKind::Info,
-            format!("{name}: read as {title}{count}{}.", if n_runs > 1 { format!(", {} runs", n_runs) } else { String::new() }),
+            format!(
+                "{name}: read as {title}{count}{}.",
+                if n_runs > 1 { format!(", {} runs", n_runs) } else { String::new() }
+            ),
             vec![],
         );
     }
     if !warnings.is_empty() {
         state.notify(
             NoticeKind::Warning,
-            format!("{name} loaded with {}; its values are shown as they are.", crate::format::count(warnings.len(), "warning", "warnings")),
+            format!(
+                "{name} loaded with {}; its values are shown as they are.",
+                crate::format::count(warnings.len(), "warning", "warnings")
+            ),
             warnings,
         );
     }
@@ -198,7 +213,11 @@ fn submit(state: AppState, name: String, input: Input, origin: Origin, batch: u3
                     false
                 }
                 Err(e) => {
-                    let e = if e.starts_with("Could not") || e.starts_with("Did not") || e.starts_with("The ") { e } else { format!("Could not load {e}") };
+                    let e = if e.starts_with("Could not") || e.starts_with("Did not") || e.starts_with("The ") {
+                        e
+                    } else {
+                        format!("Could not load {e}")
+                    };
                     state.notify(NoticeKind::Error, e, vec![]);
                     false
                 }
@@ -239,14 +258,28 @@ pub fn restore(state: AppState) {
         let count = std::rc::Rc::new(std::cell::Cell::new((0usize, 0usize)));
         for (name, blob) in stored {
             let count = count.clone();
-            submit(state, name, Input::Blob(blob), Origin::Restored, new_batch(), Box::new(move |ok| {
-                let (done, loaded) = count.get();
-                let (done, loaded) = (done + 1, loaded + usize::from(ok));
-                count.set((done, loaded));
-                if done == total && loaded > 0 {
-                    state.notify(NoticeKind::Info, format!("Reopened {loaded} file{} from your last visit; “Close all” forgets them.", if loaded == 1 { "" } else { "s" }), vec![]);
-                }
-            }));
+            submit(
+                state,
+                name,
+                Input::Blob(blob),
+                Origin::Restored,
+                new_batch(),
+                Box::new(move |ok| {
+                    let (done, loaded) = count.get();
+                    let (done, loaded) = (done + 1, loaded + usize::from(ok));
+                    count.set((done, loaded));
+                    if done == total && loaded > 0 {
+                        state.notify(
+                            NoticeKind::Info,
+                            format!(
+                                "Reopened {loaded} file{} from your last visit; “Close all” forgets them.",
+                                if loaded == 1 { "" } else { "s" }
+                            ),
+                            vec![],
+                        );
+                    }
+                }),
+            );
         }
     });
 }
@@ -269,11 +302,18 @@ pub fn load_urls(state: AppState, srcs: Vec<String>) {
 pub fn load_shared(state: AppState) -> bool {
     let hash = super::browser::location_hash();
     let Some(data) = crate::share::fragment_value(&hash) else { return false };
-    let blob = super::browser::base64url_bytes(data)
-        .and_then(|gz| web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&js_sys::Uint8Array::from(&gz[..]))).ok());
+    let blob = super::browser::base64url_bytes(data).and_then(|gz| {
+        web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&js_sys::Uint8Array::from(&gz[..]))).ok()
+    });
     match blob {
-        Some(blob) => submit(state, "shared link".into(), Input::Blob(blob), Origin::Url, new_batch(), Box::new(|_| {})),
-        None => state.notify(NoticeKind::Error, "This link's data is damaged or cut short; ask for the link again, or for the bundle file.", vec![]),
+        Some(blob) => {
+            submit(state, "shared link".into(), Input::Blob(blob), Origin::Url, new_batch(), Box::new(|_| {}))
+        }
+        None => state.notify(
+            NoticeKind::Error,
+            "This link's data is damaged or cut short; ask for the link again, or for the bundle file.",
+            vec![],
+        ),
     }
     true
 }

@@ -30,12 +30,15 @@ fn db_name() -> String {
 /// An IndexedDB failure (a `DOMException`, or nothing when IndexedDB is missing) in words; a full
 /// quota is named as such.
 fn describe(e: Option<&JsValue>) -> String {
-    let text = |k: &str| e.and_then(|e| Reflect::get(e, &k.into()).ok()).and_then(|v| v.as_string()).unwrap_or_default();
+    let text =
+        |k: &str| e.and_then(|e| Reflect::get(e, &k.into()).ok()).and_then(|v| v.as_string()).unwrap_or_default();
     let name = text("name");
     if name == "QuotaExceededError" {
-        "the browser refused to store it: this site's storage quota is used up (free space, or close other bundles)".into()
+        "the browser refused to store it: this site's storage quota is used up (free space, or close other bundles)"
+            .into()
     } else if e.is_none() || name == "SecurityError" || name == "InvalidStateError" {
-        "the browser does not allow this page to store files (private mode, a sandboxed frame or blocked site data)".into()
+        "the browser does not allow this page to store files (private mode, a sandboxed frame or blocked site data)"
+            .into()
     } else {
         format!("the browser could not store it ({name}: {})", text("message"))
     }
@@ -142,7 +145,8 @@ pub async fn load() -> Vec<(String, web_sys::Blob)> {
 
 async fn read_all(db: &IdbDatabase) -> Result<Vec<(f64, String, web_sys::Blob)>, String> {
     let (_tx, store) = store(db, IdbTransactionMode::Readonly)?;
-    let values: js_sys::Array = done(&store.get_all().map_err(|e| describe(Some(&e)))?).await?.dyn_into().map_err(|e| describe(Some(&e)))?;
+    let values: js_sys::Array =
+        done(&store.get_all().map_err(|e| describe(Some(&e)))?).await?.dyn_into().map_err(|e| describe(Some(&e)))?;
     let field = |v: &JsValue, k: &str| Reflect::get(v, &k.into()).ok();
     Ok(values
         .iter()
@@ -165,7 +169,11 @@ fn take_legacy() -> Vec<(String, String)> {
     let _ = storage.remove_item(LEGACY_KEY);
     // `[{name, json}]`, read by the browser's `JSON.parse` (the page links no JSON reader).
     let list = crate::ui::browser::json_records(&text, &["name", "json"]).unwrap_or_default();
-    list.into_iter().flatten().filter_map(|r| <[String; 2]>::try_from(r).ok()).map(|[name, json]| (name, json)).collect()
+    list.into_iter()
+        .flatten()
+        .filter_map(|r| <[String; 2]>::try_from(r).ok())
+        .map(|[name, json]| (name, json))
+        .collect()
 }
 
 /// Forgets the file remembered under `name`.

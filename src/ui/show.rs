@@ -9,7 +9,10 @@ use leptos::prelude::*;
 type MakeView = Box<dyn Fn() -> AnyView + Send + Sync>;
 
 /// `children` while `when` is true, else nothing.
-pub fn shown(when: impl Fn() -> bool + Send + Sync + 'static, children: impl Fn() -> AnyView + Send + Sync + 'static) -> AnyView {
+pub fn shown(
+    when: impl Fn() -> bool + Send + Sync + 'static,
+    children: impl Fn() -> AnyView + Send + Sync + 'static,
+) -> AnyView {
     either(Box::new(when), Box::new(children), None)
 }
 

@@ -111,7 +111,10 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
     let rows = derived(move |_| {
         let th = thresholds.get();
         let ids = selected.get();
-        intervals.with(|iv| workspace.with(|w| analysis::compare_with(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>(), &th, iv)))
+        intervals.with(|iv| {
+            workspace
+                .with(|w| analysis::compare_with(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>(), &th, iv))
+        })
     });
     let system_dark = RwSignal::new(system_dark);
     let dark = Memo::new(move |_| match url.with(|u| u.theme) {

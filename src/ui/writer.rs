@@ -59,7 +59,14 @@ fn spawn() -> Result<Writer, JsValue> {
         failed(message.as_deref().unwrap_or("it could not start"));
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    Ok(Writer { worker, ready: false, queue: Vec::new(), waiting: Vec::new(), _on_message: on_message, _on_error: on_error })
+    Ok(Writer {
+        worker,
+        ready: false,
+        queue: Vec::new(),
+        waiting: Vec::new(),
+        _on_message: on_message,
+        _on_error: on_error,
+    })
 }
 
 fn on_message(data: JsValue) {

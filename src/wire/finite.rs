@@ -31,9 +31,26 @@ pub fn thresholds(t: &mut Thresholds) {
 /// Applies the rule to a run; `Err` names the first required number that is not finite.
 pub fn run(r: &mut Run) -> Result<(), String> {
     let Run {
-        id: _, label: _, release: _, version: _, start: _, end: _, duration_s, status: _, status_reason: _,
-        conditions: _, notes: _, dimensions: _, transactions, resources, indices: _, kpis, errors: _, tenants,
-        modules: _, infrastructure: _,
+        id: _,
+        label: _,
+        release: _,
+        version: _,
+        start: _,
+        end: _,
+        duration_s,
+        status: _,
+        status_reason: _,
+        conditions: _,
+        notes: _,
+        dimensions: _,
+        transactions,
+        resources,
+        indices: _,
+        kpis,
+        errors: _,
+        tenants,
+        modules: _,
+        infrastructure: _,
     } = r;
     optional(duration_s);
     transactions.iter_mut().enumerate().try_for_each(|(i, t)| transaction(t, || format!("transactions[{i}]")))?;
@@ -51,7 +68,10 @@ pub fn run(r: &mut Run) -> Result<(), String> {
     for (i, t) in tenants.iter_mut().enumerate() {
         let TenantResult { tenant: _, kpis, transactions, notes: _ } = t;
         kpis.iter().enumerate().try_for_each(|(j, k)| kpi(k, || format!("tenants[{i}].kpis[{j}]")))?;
-        transactions.iter_mut().enumerate().try_for_each(|(j, t)| transaction(t, || format!("tenants[{i}].transactions[{j}]")))?;
+        transactions
+            .iter_mut()
+            .enumerate()
+            .try_for_each(|(j, t)| transaction(t, || format!("tenants[{i}].transactions[{j}]")))?;
     }
     Ok(())
 }
@@ -63,10 +83,27 @@ fn kpi(k: &Kpi, at: impl FnOnce() -> String) -> Result<(), String> {
 
 fn transaction(t: &mut Transaction, at: impl FnOnce() -> String) -> Result<(), String> {
     let Transaction {
-        name: _, samples: _, errors: _, mean_ms, median_ms, p90_ms, p95_ms, p99_ms, min_ms, max_ms, throughput_per_s,
-        throughput_run_per_s, bytes_received: _, bytes_sent: _, percentiles, histogram, note: _,
+        name: _,
+        samples: _,
+        errors: _,
+        mean_ms,
+        median_ms,
+        p90_ms,
+        p95_ms,
+        p99_ms,
+        min_ms,
+        max_ms,
+        throughput_per_s,
+        throughput_run_per_s,
+        bytes_received: _,
+        bytes_sent: _,
+        percentiles,
+        histogram,
+        note: _,
     } = t;
-    [mean_ms, median_ms, p90_ms, p95_ms, p99_ms, min_ms, max_ms, throughput_per_s, throughput_run_per_s].into_iter().for_each(optional);
+    [mean_ms, median_ms, p90_ms, p95_ms, p99_ms, min_ms, max_ms, throughput_per_s, throughput_run_per_s]
+        .into_iter()
+        .for_each(optional);
     percentiles.retain(|_, v| v.is_finite());
     let bounds = histogram.iter().flat_map(|Histogram { upper_bounds_ms, counts: _ }| upper_bounds_ms);
     required(bounds, || format!("a histogram bound of {}", at()))

@@ -129,7 +129,11 @@ pub fn decode_head(bytes: &[u8]) -> Result<Done, String> {
 /// One run of the answer; `i` is its place in the bundle (for the message).
 pub fn decode_run(bytes: &[u8], i: usize) -> Result<Run, String> {
     let at = |e: String| format!("{e} at runs[{i}]");
-    let len = bytes.get(..4).and_then(|b| <[u8; 4]>::try_from(b).ok()).map(u32::from_le_bytes).ok_or_else(|| at(unreadable("it ends early")))? as usize;
+    let len = bytes
+        .get(..4)
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map(u32::from_le_bytes)
+        .ok_or_else(|| at(unreadable("it ends early")))? as usize;
     let head = bytes.get(4..4usize.saturating_add(len)).ok_or_else(|| at(unreadable("it ends early")))?;
     let mut run: Run = decode(head).map_err(at)?;
     run.transactions = transactions::decode(&bytes[4 + len..]).map_err(|e| at(unreadable(e)))?;
@@ -180,7 +184,11 @@ mod tests {
     fn every_transaction_field_and_every_absence_round_trips_in_a_run_and_in_a_tenant() {
         // A run's transactions travel in the flat binary, a tenant's in borsh.
         let mut run = run_of(variants());
-        run.tenants.push(crate::bundle::TenantResult { tenant: "t".into(), transactions: variants(), ..Default::default() });
+        run.tenants.push(crate::bundle::TenantResult {
+            tenant: "t".into(),
+            transactions: variants(),
+            ..Default::default()
+        });
         let back = decode_run(&encode_run(run.clone()), 0).unwrap();
         assert_eq!(back, run);
         let bits = |txs: &[Transaction]| txs.iter().map(|t| t.min_ms.map(f64::to_bits)).collect::<Vec<_>>();
@@ -193,7 +201,10 @@ mod tests {
         let bytes = encode_run(run_of(vec![full(), full()]));
         for cut in 0..bytes.len() {
             let e = decode_run(&bytes[..cut], 3).unwrap_err();
-            assert!(e.starts_with("the ingest worker's answer could not be read") && e.ends_with("at runs[3]"), "cut at {cut}: {e}");
+            assert!(
+                e.starts_with("the ingest worker's answer could not be read") && e.ends_with("at runs[3]"),
+                "cut at {cut}: {e}"
+            );
         }
         // Every byte flipped in turn: an error or a run, never a panic.
         for i in 0..bytes.len() {
@@ -212,17 +223,31 @@ mod tests {
         nan.percentiles.insert("p50".into(), f64::INFINITY);
         let back = decode_run(&encode_run(run_of(vec![nan])), 0).unwrap();
         let t = &back.transactions[0];
-        assert_eq!((t.p95_ms, t.max_ms, t.percentiles.get("p50"), t.p90_ms), (None, None, None, Some(3.0)), "not finite reads as missing");
+        assert_eq!(
+            (t.p95_ms, t.max_ms, t.percentiles.get("p50"), t.p90_ms),
+            (None, None, None, Some(3.0)),
+            "not finite reads as missing"
+        );
         let mut bad = full();
         bad.histogram = Some(Histogram { upper_bounds_ms: vec![f64::NAN], counts: vec![1] });
         let mut tenant = run_of(vec![]);
-        tenant.tenants.push(crate::bundle::TenantResult { tenant: "t".into(), transactions: vec![full(), bad], ..Default::default() });
+        tenant.tenants.push(crate::bundle::TenantResult {
+            tenant: "t".into(),
+            transactions: vec![full(), bad],
+            ..Default::default()
+        });
         let e = decode_run(&encode_run(tenant), 2).unwrap_err();
         assert_eq!(e, "the ingest worker's answer could not be read (a histogram bound of tenants[0].transactions[1] is NaN, which is not a number) at runs[2]");
         let mut resources = run_of(vec![]);
         let phase = crate::bundle::Phase { label: "p".into(), average: Some(f64::NAN), peak: Some(2.0) };
         let series = crate::bundle::TimeSeries { t_s: vec![0.0, 1.0], values: vec![1.0, 2.0] };
-        resources.resources.push(crate::bundle::Resource { peak: Some(f64::INFINITY), min: Some(1.0), phases: vec![phase], series: Some(series), ..Default::default() });
+        resources.resources.push(crate::bundle::Resource {
+            peak: Some(f64::INFINITY),
+            min: Some(1.0),
+            phases: vec![phase],
+            series: Some(series),
+            ..Default::default()
+        });
         let back = decode_run(&encode_run(resources.clone()), 0).unwrap();
         let r = &back.resources[0];
         assert_eq!((r.peak, r.min, r.phases[0].average, r.phases[0].peak), (None, Some(1.0), None, Some(2.0)));
@@ -234,9 +259,10 @@ mod tests {
     #[test]
     fn a_non_finite_number_reads_as_missing_or_as_an_error_never_a_panic() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("public/examples");
-        let p = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).find(|p| {
-            p.extension().is_some_and(|x| x == "json") && p.file_name().is_some_and(|f| f != "index.json")
-        });
+        let p = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "json") && p.file_name().is_some_and(|f| f != "index.json"));
         let p = p.unwrap();
         let mut imp = crate::import::import_bytes(&p.to_string_lossy(), &std::fs::read(&p).unwrap()).unwrap();
         let run = &mut imp.bundle.runs[0];
@@ -245,7 +271,11 @@ mod tests {
         let done = decode_done(&encode_done(imp.clone())).unwrap();
         assert_eq!(done.bundle.runs[0].duration_s, None);
         assert_eq!(done.bundle.thresholds.and_then(|t| t.cpu), None);
-        imp.bundle.runs[0].kpis.push(crate::bundle::Kpi { name: "x".into(), value: f64::INFINITY, ..Default::default() });
+        imp.bundle.runs[0].kpis.push(crate::bundle::Kpi {
+            name: "x".into(),
+            value: f64::INFINITY,
+            ..Default::default()
+        });
         let err = decode_done(&encode_done(imp)).unwrap_err();
         assert!(err.contains("could not be read") && err.ends_with("at runs[0]"), "{err}");
     }

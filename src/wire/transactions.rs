@@ -48,7 +48,17 @@ pub fn encode(txs: &[Transaction], out: &mut Vec<u8>) {
         } = t;
         str_to(out, name);
         let ints = [*samples, *errors];
-        let nums = [*mean_ms, *median_ms, *p90_ms, *p95_ms, *p99_ms, *min_ms, *max_ms, *throughput_per_s, *throughput_run_per_s];
+        let nums = [
+            *mean_ms,
+            *median_ms,
+            *p90_ms,
+            *p95_ms,
+            *p99_ms,
+            *min_ms,
+            *max_ms,
+            *throughput_per_s,
+            *throughput_run_per_s,
+        ];
         let bytes = [*bytes_received, *bytes_sent];
         let mut mask = 0u16;
         let mut bit = 0;
@@ -111,7 +121,11 @@ struct Reader<'b> {
 
 impl<'b> Reader<'b> {
     fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        let b = self.bytes.get(self.at..self.at + N).and_then(|s| <[u8; N]>::try_from(s).ok()).ok_or("the data ends early")?;
+        let b = self
+            .bytes
+            .get(self.at..self.at + N)
+            .and_then(|s| <[u8; N]>::try_from(s).ok())
+            .ok_or("the data ends early")?;
         self.at += N;
         Ok(b)
     }
@@ -174,7 +188,17 @@ impl<'b> Reader<'b> {
                 *v = Some(self.f64()?).filter(|x| x.is_finite());
             }
         }
-        [t.mean_ms, t.median_ms, t.p90_ms, t.p95_ms, t.p99_ms, t.min_ms, t.max_ms, t.throughput_per_s, t.throughput_run_per_s] = values;
+        [
+            t.mean_ms,
+            t.median_ms,
+            t.p90_ms,
+            t.p95_ms,
+            t.p99_ms,
+            t.min_ms,
+            t.max_ms,
+            t.throughput_per_s,
+            t.throughput_run_per_s,
+        ] = values;
         if received {
             t.bytes_received = Some(self.u64()?);
         }

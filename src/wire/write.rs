@@ -62,7 +62,9 @@ impl Request {
         match self {
             Request::Json { bundles, .. } => bundles.iter_mut().collect(),
             Request::Link { bundle } => vec![bundle],
-            Request::Merge { groups, .. } => groups.iter_mut().flat_map(|g| g.files.iter_mut().map(|f| &mut f.bundle)).collect(),
+            Request::Merge { groups, .. } => {
+                groups.iter_mut().flat_map(|g| g.files.iter_mut().map(|f| &mut f.bundle)).collect()
+            }
         }
     }
 }
@@ -99,7 +101,11 @@ pub fn decode_request(bytes: &[u8]) -> Result<Request, String> {
     let unreadable = |e: String| format!("the writer could not read its request ({e})");
     let mut at = 0usize;
     let mut next = || -> Result<&[u8], String> {
-        let len = bytes.get(at..at + 4).and_then(|b| <[u8; 4]>::try_from(b).ok()).map(u32::from_le_bytes).ok_or("it ends early")? as usize;
+        let len = bytes
+            .get(at..at + 4)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(u32::from_le_bytes)
+            .ok_or("it ends early")? as usize;
         let part = bytes.get(at + 4..(at + 4).saturating_add(len)).ok_or("it ends early")?;
         at += 4 + len;
         Ok(part)
@@ -108,7 +114,8 @@ pub fn decode_request(bytes: &[u8]) -> Result<Request, String> {
     let mut request = borsh::from_slice::<Request>(head).map_err(|e| unreadable(e.to_string()))?;
     for b in request.bundles_mut() {
         for (i, run) in b.runs.iter_mut().enumerate() {
-            run.transactions = super::transactions::decode(next().map_err(unreadable)?).map_err(|e| unreadable(format!("{e} of runs[{i}]")))?;
+            run.transactions = super::transactions::decode(next().map_err(unreadable)?)
+                .map_err(|e| unreadable(format!("{e} of runs[{i}]")))?;
         }
     }
     Ok(request)
@@ -117,9 +124,11 @@ pub fn decode_request(bytes: &[u8]) -> Result<Request, String> {
 /// Does what a request asks. `Err` says, in plain words, why it could not.
 pub fn answer(bytes: &[u8]) -> Result<Answer, String> {
     match decode_request(bytes)? {
-        Request::Json { bundles, pretty } => {
-            bundles.iter().map(|b| bundle::to_json(b, pretty).map(String::into_bytes)).collect::<Result<_, _>>().map(Answer::Json)
-        }
+        Request::Json { bundles, pretty } => bundles
+            .iter()
+            .map(|b| bundle::to_json(b, pretty).map(String::into_bytes))
+            .collect::<Result<_, _>>()
+            .map(Answer::Json),
         Request::Merge { groups, title } => {
             let options = group::Options { title: Some(title), baseline: None };
             let (bundle, warnings) = group::bundle_of(None, groups, &options)?;
@@ -162,7 +171,12 @@ mod tests {
     /// run), renamed and given a dimension, as the import panel would make it.
     fn session() -> Session {
         let mut s = Session::default();
-        for (batch, file) in [(1, "tests/corpus/jmeter-csv/ehrbase-2022-05-13.jtl"), (1, "tests/fixtures/import/opensearch-cat-indices/es8-dataset-size.txt"), (1, "tests/corpus/jmeter-csv/taurus-tranctl.jtl"), (2, "tests/corpus/locust/grpc-custom-pct_stats.csv")] {
+        for (batch, file) in [
+            (1, "tests/corpus/jmeter-csv/ehrbase-2022-05-13.jtl"),
+            (1, "tests/fixtures/import/opensearch-cat-indices/es8-dataset-size.txt"),
+            (1, "tests/corpus/jmeter-csv/taurus-tranctl.jtl"),
+            (2, "tests/corpus/locust/grpc-custom-pct_stats.csv"),
+        ] {
             let (name, imp) = imported(file);
             s.add(batch, &name, imp.format.title(), imp.records, imp.bundle);
         }
@@ -176,7 +190,8 @@ mod tests {
         let s = session();
         assert!(s.runs.len() >= 3, "the test needs several runs: {:?}", s.runs);
         let (want, want_warnings) = s.bundle().expect("the session makes a bundle");
-        let request = encode_request(&RequestRef::Merge { groups: s.groups_ref(), title: crate::import::session::TITLE });
+        let request =
+            encode_request(&RequestRef::Merge { groups: s.groups_ref(), title: crate::import::session::TITLE });
         let Answer::Merged { pieces, json } = answer(&request).unwrap() else { panic!("not a merge's answer") };
         let done = crate::wire::decode_done(&pieces).unwrap();
         assert_eq!(done.format, MERGED);
@@ -191,18 +206,29 @@ mod tests {
         let mut second = want.clone();
         second.runs.truncate(1);
         for pretty in [false, true] {
-            let request = encode_request(&RequestRef::Json { bundles: vec![BundleRef::of(&want), BundleRef::of(&second)], pretty });
+            let request = encode_request(&RequestRef::Json {
+                bundles: vec![BundleRef::of(&want), BundleRef::of(&second)],
+                pretty,
+            });
             let Answer::Json(texts) = answer(&request).unwrap() else { panic!("not JSON") };
             let texts: Vec<String> = texts.into_iter().map(|t| String::from_utf8(t).unwrap()).collect();
             assert_eq!(texts, vec![bundle::to_json(&want, pretty).unwrap(), bundle::to_json(&second, pretty).unwrap()]);
-            assert_eq!(bundle::load_bundle_str("t", &texts[0]).map(|l| l.bundle).ok(), Some(want.clone()), "the text loads back equal");
+            assert_eq!(
+                bundle::load_bundle_str("t", &texts[0]).map(|l| l.bundle).ok(),
+                Some(want.clone()),
+                "the text loads back equal"
+            );
         }
     }
 
     #[test]
     fn a_link_carries_the_bundle_it_fits_and_says_how_large_it_is_when_it_does_not() {
         let (want, _) = session().bundle().unwrap();
-        let Answer::Link(Ok(fragment)) = answer(&encode_request(&RequestRef::Link { bundle: BundleRef::of(&want) })).unwrap() else { panic!("no fragment") };
+        let Answer::Link(Ok(fragment)) =
+            answer(&encode_request(&RequestRef::Link { bundle: BundleRef::of(&want) })).unwrap()
+        else {
+            panic!("no fragment")
+        };
         let gz = crate::share::from_fragment(&fragment).unwrap().unwrap();
         assert_eq!(gz[..2], [0x1f, 0x8b], "gzip");
         assert_eq!(bundle::load_bundle("link", &gz).map(|l| l.bundle).ok(), Some(want.clone()));
@@ -219,7 +245,11 @@ mod tests {
                     .collect()
             })
             .collect();
-        let Answer::Link(Err(size)) = answer(&encode_request(&RequestRef::Link { bundle: BundleRef::of(&big) })).unwrap() else { panic!("a fragment") };
+        let Answer::Link(Err(size)) =
+            answer(&encode_request(&RequestRef::Link { bundle: BundleRef::of(&big) })).unwrap()
+        else {
+            panic!("a fragment")
+        };
         assert!(size as usize > crate::limits::MAX_SHARE_FRAGMENT_BYTES / 4 * 3, "{size}");
     }
 
@@ -239,10 +269,14 @@ mod tests {
     #[test]
     fn a_merge_that_fails_says_why() {
         // A file of several runs cannot be one run's part.
-        let (name, imp) = imported("tests/corpus/jmeter-aggregate-history/ballerina-h1_h1_passthrough-nightly-summary.csv");
+        let (name, imp) =
+            imported("tests/corpus/jmeter-aggregate-history/ballerina-h1_h1_passthrough-nightly-summary.csv");
         assert!(imp.bundle.runs.len() > 1);
         let spec = group::RunSpec { id: "r".into(), ..Default::default() };
-        let groups = vec![GroupRef { run: Some(&spec), files: vec![group::FileRef { name: &name, bundle: BundleRef::of(&imp.bundle) }] }];
+        let groups = vec![GroupRef {
+            run: Some(&spec),
+            files: vec![group::FileRef { name: &name, bundle: BundleRef::of(&imp.bundle) }],
+        }];
         let request = encode_request(&RequestRef::Merge { groups, title: "t" });
         assert!(answer(&request).is_err());
     }

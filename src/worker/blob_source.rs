@@ -32,7 +32,10 @@ impl BlobSource {
     /// Reads `dst.len()` bytes (fewer at the end of the blob) from `start` straight into `dst`.
     fn slice_into(&self, start: u64, dst: &mut [u8]) -> std::io::Result<usize> {
         let end = start + dst.len() as u64;
-        let part = self.blob.slice_with_f64_and_f64(start as f64, end as f64).map_err(|e| js_err("the browser refused a slice", e))?;
+        let part = self
+            .blob
+            .slice_with_f64_and_f64(start as f64, end as f64)
+            .map_err(|e| js_err("the browser refused a slice", e))?;
         let t0 = js_sys::Date::now();
         let reader = web_sys::FileReaderSync::new().map_err(|e| js_err("no FileReaderSync", e))?;
         let buf = reader.read_as_array_buffer(&part).map_err(|e| js_err("the browser could not read the file", e))?;

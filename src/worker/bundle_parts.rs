@@ -100,7 +100,14 @@ pub fn post_streamed(job: u32, name: &str, bytes: &[u8], cut: &StreamCut, from: 
 /// Cuts the bundle in `bytes` (`seps`: its runs' separators, `split::run_separators`) into
 /// `workers` groups and starts loading it, or loads it in one pass when it cannot be cut.
 /// `streamed`: the groups already cut and posted while it downloaded (`post_streamed`).
-pub fn start_or_load(job: u32, name: &str, bytes: Vec<u8>, seps: Option<Vec<usize>>, workers: usize, streamed: Option<StreamCut>) {
+pub fn start_or_load(
+    job: u32,
+    name: &str,
+    bytes: Vec<u8>,
+    seps: Option<Vec<usize>>,
+    workers: usize,
+    streamed: Option<StreamCut>,
+) {
     let (cut, posted) = match streamed.filter(|c| !c.is_empty()) {
         Some(c) => {
             let posted = c.len();
@@ -117,7 +124,8 @@ pub fn start_or_load(job: u32, name: &str, bytes: Vec<u8>, seps: Option<Vec<usiz
     let (head_bytes, replaced) = cut.head(bytes);
     let mut head = split_load::parse_head(&head_bytes);
     // The head's runs in the wire's form now, while the other workers are still at theirs.
-    let head_runs = head.as_mut().map_or_else(Vec::new, |h| h.runs_mut().iter_mut().map(crate::wire::encode_run_ref).collect());
+    let head_runs =
+        head.as_mut().map_or_else(Vec::new, |h| h.runs_mut().iter_mut().map(crate::wire::encode_run_ref).collect());
     PENDING.with(|q| {
         if let Some(p) = q.borrow_mut().iter_mut().find(|p| p.job == job) {
             p.head = Some(HeadPart { head_bytes, replaced, head, head_runs });
@@ -136,7 +144,12 @@ pub fn load_group(job: u32, data: &JsValue) {
         split_load::load_runs(&d.to_vec(), first)
     });
     let Some(runs) = loaded else {
-        let _ = scope().post_message(&msg(&[("type", "runs-done".into()), ("job", job.into()), ("index", index.into()), ("failed", true.into())]));
+        let _ = scope().post_message(&msg(&[
+            ("type", "runs-done".into()),
+            ("job", job.into()),
+            ("index", index.into()),
+            ("failed", true.into()),
+        ]));
         return;
     };
     let ids: Array = runs.iter().map(|r| JsValue::from_str(&r.id)).collect();
@@ -147,7 +160,14 @@ pub fn load_group(job: u32, data: &JsValue) {
         transfer.push(&arr.buffer());
         pieces.push(&arr);
     }
-    let message = msg(&[("type", "runs-done".into()), ("job", job.into()), ("index", index.into()), ("first", (first as u32).into()), ("ids", ids.into()), ("runs", pieces.into())]);
+    let message = msg(&[
+        ("type", "runs-done".into()),
+        ("job", job.into()),
+        ("index", index.into()),
+        ("first", (first as u32).into()),
+        ("ids", ids.into()),
+        ("runs", pieces.into()),
+    ]);
     let _ = scope().post_message_with_transfer(&message, &transfer);
 }
 
@@ -158,7 +178,10 @@ pub fn take_group(job: u32, data: &JsValue) {
     let part = if get(data, "failed").is_truthy() {
         None
     } else {
-        get(data, "ids").dyn_into::<Array>().ok().and_then(|a| a.iter().map(|v| v.as_string()).collect::<Option<Vec<String>>>())
+        get(data, "ids")
+            .dyn_into::<Array>()
+            .ok()
+            .and_then(|a| a.iter().map(|v| v.as_string()).collect::<Option<Vec<String>>>())
     };
     PENDING.with(|q| {
         if let Some(p) = q.borrow_mut().iter_mut().find(|p| p.job == job).and_then(|p| p.parts.get_mut(slot)) {
@@ -169,7 +192,9 @@ pub fn take_group(job: u32, data: &JsValue) {
 }
 
 fn try_finish(job: u32) {
-    let Some(p) = PENDING.with(|q| take_first(q, |p| p.job == job && p.head.is_some() && p.parts.iter().all(Option::is_some))) else {
+    let Some(p) =
+        PENDING.with(|q| take_first(q, |p| p.job == job && p.head.is_some() && p.parts.iter().all(Option::is_some)))
+    else {
         return;
     };
     let Some(h) = p.head else { return };
@@ -180,7 +205,10 @@ fn try_finish(job: u32) {
         Some(mut loaded) => {
             // The runs are dropped after the answer is posted: freeing them takes a while.
             let runs = std::mem::take(&mut loaded.bundle.runs);
-            let pieces = crate::wire::Pieces { head: crate::wire::encode_head(import::imported_bundle(loaded)), runs: h.head_runs };
+            let pieces = crate::wire::Pieces {
+                head: crate::wire::encode_head(import::imported_bundle(loaded)),
+                runs: h.head_runs,
+            };
             post_done(job, pieces, &[("later", (groups as u32).into())]);
             drop(runs);
         }
@@ -192,7 +220,9 @@ fn try_finish(job: u32) {
 /// Loads a bundle's bytes in one pass and posts the answer.
 pub fn load_whole(job: u32, name: &str, bytes: &[u8]) {
     let size = Some(bytes.len() as u64);
-    match import::import_sized(name, std::io::Cursor::new(bytes), size, Some(import::Format::Bundle), &mut |b, r| super::progress(job, b, r)) {
+    match import::import_sized(name, std::io::Cursor::new(bytes), size, Some(import::Format::Bundle), &mut |b, r| {
+        super::progress(job, b, r)
+    }) {
         Ok(imp) => super::post_imported(job, imp, &[]),
         Err(e) => post_error(job, &e.to_string()),
     }

@@ -112,7 +112,12 @@ fn progress(job: u32, bytes: u64, records: u64) {
         return;
     }
     LAST_PROGRESS.with(|l| l.set(now));
-    post(&msg(&[("type", "progress".into()), ("job", job.into()), ("bytes", (bytes as f64).into()), ("records", (records as f64).into())]));
+    post(&msg(&[
+        ("type", "progress".into()),
+        ("job", job.into()),
+        ("bytes", (bytes as f64).into()),
+        ("records", (records as f64).into()),
+    ]));
 }
 
 pub(crate) fn get(o: &JsValue, k: &str) -> JsValue {
@@ -160,7 +165,9 @@ fn handle(data: JsValue) {
     let name = get(&data, "name").as_string().unwrap_or_default();
     match get(&data, "type").as_string().as_deref() {
         Some("import") => match get(&data, "blob").dyn_into::<Blob>() {
-            Ok(blob) => import_input(job, &name, Input::Blob(BlobSource { blob }), get_u32(&data, "workers").max(1) as usize),
+            Ok(blob) => {
+                import_input(job, &name, Input::Blob(BlobSource { blob }), get_u32(&data, "workers").max(1) as usize)
+            }
             Err(_) => post_error(job, "nothing to read was given"),
         },
         Some("fetch") => {
@@ -207,7 +214,8 @@ impl Input {
             Input::Blob(b) => Ok(b.blob),
             Input::Chunks(c) => {
                 let parts: js_sys::Array = c.chunks().iter().collect();
-                Blob::new_with_u8_array_sequence(&parts).map_err(|_| "the downloaded file could not be kept in memory".to_string())
+                Blob::new_with_u8_array_sequence(&parts)
+                    .map_err(|_| "the downloaded file could not be kept in memory".to_string())
             }
         }
     }
@@ -244,13 +252,21 @@ fn import_input(job: u32, name: &str, input: Input, workers: usize) {
     if let Some(plan) = plan {
         let encoded = rmp_serde::to_vec(&plan).unwrap_or_default();
         // The blob goes along: a downloaded file exists only here, and the others must read it too.
-        post_bytes("plan", job, &[("ranges", (plan.ranges.len() as u32).into()), ("blob", blob.clone().into())], &encoded);
+        post_bytes(
+            "plan",
+            job,
+            &[("ranges", (plan.ranges.len() as u32).into()), ("blob", blob.clone().into())],
+            &encoded,
+        );
         let parts = (0..plan.ranges.len()).map(|_| None).collect();
         // Pending before range 0 is read: the other workers' parts may arrive meanwhile.
-        PENDING.with(|q| q.borrow_mut().push(Pending { job, name: name.into(), blob: blob.clone(), plan: plan.clone(), parts }));
+        PENDING.with(|q| {
+            q.borrow_mut().push(Pending { job, name: name.into(), blob: blob.clone(), plan: plan.clone(), parts })
+        });
         let name = name.to_string();
         wasm_bindgen_futures::spawn_local(async move {
-            let first = stream::read_range(&name, &blob, &plan, 0, &range_progress(job), &mut stream::Timing::default()).await;
+            let first =
+                stream::read_range(&name, &blob, &plan, 0, &range_progress(job), &mut stream::Timing::default()).await;
             if let Err(e) = &first {
                 PENDING.with(|q| q.borrow_mut().retain(|p| p.job != job));
                 return post_error(job, &e.to_string());
@@ -274,7 +290,9 @@ fn import_input(job: u32, name: &str, input: Input, workers: usize) {
             match part.and_then(|p| parallel::finish(&name, &src, &plan, vec![p])) {
                 // Timings of a one-worker import, for the ingest benchmark: all of it, and the
                 // part spent waiting for the file.
-                Ok(imp) => post_imported(job, imp, &[("ms", timing.total_ms.into()), ("read_ms", timing.waited_ms.into())]),
+                Ok(imp) => {
+                    post_imported(job, imp, &[("ms", timing.total_ms.into()), ("read_ms", timing.waited_ms.into())])
+                }
                 Err(e) => post_error(job, &e.to_string()),
             }
         });
@@ -291,7 +309,8 @@ fn import_whole(job: u32, name: &str, src: &dyn RangeSource, size: u64) {
     let t0 = js_sys::Date::now();
     match import::import_sized(name, reader, Some(size), None, &mut |bytes, records| progress(job, bytes, records)) {
         Ok(imp) => {
-            let timing = [("ms", (js_sys::Date::now() - t0).into()), ("read_ms", blob_source::READ_MS.with(|r| r.get()).into())];
+            let timing =
+                [("ms", (js_sys::Date::now() - t0).into()), ("read_ms", blob_source::READ_MS.with(|r| r.get()).into())];
             post_imported(job, imp, &timing)
         }
         Err(e) => post_error(job, &e.to_string()),
@@ -306,7 +325,8 @@ fn range_progress(job: u32) -> impl Fn(u64, u64) {
 
 /// Reads one range for another worker's file and posts the part.
 fn read_range(job: u32, name: &str, data: &JsValue) {
-    let (Ok(blob), Ok(plan_bytes)) = (get(data, "blob").dyn_into::<Blob>(), get(data, "plan").dyn_into::<Uint8Array>()) else {
+    let (Ok(blob), Ok(plan_bytes)) = (get(data, "blob").dyn_into::<Blob>(), get(data, "plan").dyn_into::<Uint8Array>())
+    else {
         return post_error(job, "a range was asked for without its file");
     };
     let plan: parallel::Plan = match rmp_serde::from_slice(&plan_bytes.to_vec()) {
@@ -316,10 +336,13 @@ fn read_range(job: u32, name: &str, data: &JsValue) {
     let index = get_u32(data, "index") as usize;
     let name = name.to_string();
     wasm_bindgen_futures::spawn_local(async move {
-        match stream::read_range(&name, &blob, &plan, index, &range_progress(job), &mut stream::Timing::default()).await {
+        match stream::read_range(&name, &blob, &plan, index, &range_progress(job), &mut stream::Timing::default()).await
+        {
             Ok(part) => post_bytes("part", job, &[("index", (index as u32).into())], &parallel::encode_part(&part)),
             // A failed range goes back too: the worker that merges reads it again (see `Pending`).
-            Err(e) => post_bytes("part", job, &[("index", (index as u32).into()), ("failed", e.to_string().into())], &[]),
+            Err(e) => {
+                post_bytes("part", job, &[("index", (index as u32).into()), ("failed", e.to_string().into())], &[])
+            }
         }
     });
 }
@@ -385,7 +408,12 @@ fn splits_as_bundle(name: &str, head: &[u8], size: u64, workers: usize) -> bool 
 /// warm up the bundle path, for a `bundle`).
 /// `bytes`: the file's size.
 fn tell_big(job: u32, bundle: bool, bytes: u64) {
-    post(&msg(&[("type", "big".into()), ("job", job.into()), ("bundle", bundle.into()), ("bytes", (bytes as f64).into())]));
+    post(&msg(&[
+        ("type", "big".into()),
+        ("job", job.into()),
+        ("bundle", bundle.into()),
+        ("bytes", (bytes as f64).into()),
+    ]));
 }
 
 /// A downloaded body: its chunks, or (a big bundle) its bytes already gathered and scanned for the
@@ -406,7 +434,11 @@ async fn download(job: u32, url: &str, name: &str, workers: usize) -> Result<Dow
     })?;
     let resp: web_sys::Response = resp.unchecked_into();
     if !resp.ok() {
-        return Err(format!("Could not fetch {url}: the server answered HTTP {} {}.", resp.status(), resp.status_text()));
+        return Err(format!(
+            "Could not fetch {url}: the server answered HTTP {} {}.",
+            resp.status(),
+            resp.status_text()
+        ));
     }
     let Some(body) = resp.body() else {
         return Ok(Downloaded::Chunks(ChunkSource::new(Vec::new())));
@@ -416,20 +448,27 @@ async fn download(job: u32, url: &str, name: &str, workers: usize) -> Result<Dow
     let mut total = 0u64;
     // The length the server announced (none for a chunked body, the compressed one for a
     // compressed body: only a hint for what to expect).
-    let length = resp.headers().get("content-length").ok().flatten().and_then(|l| crate::number::parse_f64(&l)).unwrap_or(0.0) as u64;
+    let length =
+        resp.headers().get("content-length").ok().flatten().and_then(|l| crate::number::parse_f64(&l)).unwrap_or(0.0)
+            as u64;
     // Undecided until the head is in (or the body ends): whether this is a big bundle, gathered
     // and scanned as it arrives.
     let mut decided = length < crate::bundle::split_load::MIN_SPLIT_BYTES;
     let mut gathered: Option<Gathered> = None;
     loop {
-        let r = JsFuture::from(reader.read()).await.map_err(|_| format!("Could not read {url}: the connection broke off."))?;
+        let r = JsFuture::from(reader.read())
+            .await
+            .map_err(|_| format!("Could not read {url}: the connection broke off."))?;
         let done = get(&r, "done").as_bool().unwrap_or(true);
         if !done {
             let value = get(&r, "value");
             total += Reflect::get(&value, &"byteLength".into()).ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
             if total > crate::import::MAX_DOWNLOAD_BYTES {
                 let _ = reader.cancel();
-                return Err(format!("Did not load {url}: it is larger than {} GiB, more than a browser tab can hold.", crate::import::MAX_DOWNLOAD_BYTES >> 30));
+                return Err(format!(
+                    "Did not load {url}: it is larger than {} GiB, more than a browser tab can hold.",
+                    crate::import::MAX_DOWNLOAD_BYTES >> 30
+                ));
             }
             let Ok(chunk) = value.dyn_into::<Uint8Array>() else {
                 return Err(format!("Could not read {url}: the browser gave something other than bytes."));

@@ -64,7 +64,8 @@ pub struct Timing {
 }
 
 fn read_err(name: &str, e: wasm_bindgen::JsValue) -> LoadError {
-    let why = e.as_string().or_else(|| js_sys::Reflect::get(&e, &"message".into()).ok()?.as_string()).unwrap_or_default();
+    let why =
+        e.as_string().or_else(|| js_sys::Reflect::get(&e, &"message".into()).ok()?.as_string()).unwrap_or_default();
     LoadError {
         kind: crate::bundle::LoadErrorKind::Io,
         source: name.into(),
@@ -78,7 +79,14 @@ fn read_err(name: &str, e: wasm_bindgen::JsValue) -> LoadError {
 /// Aggregates range `index` of `plan` over `blob` (`parallel::read_range`, reading while parsing).
 /// `on_progress` is told the range's bytes read (at most its length: the last record runs past
 /// it) and records so far, after each read and every 65,536 records.
-pub async fn read_range(name: &str, blob: &Blob, plan: &Plan, index: usize, on_progress: &dyn Fn(u64, u64), timing: &mut Timing) -> Result<Part, LoadError> {
+pub async fn read_range(
+    name: &str,
+    blob: &Blob,
+    plan: &Plan,
+    index: usize,
+    on_progress: &dyn Fn(u64, u64),
+    timing: &mut Timing,
+) -> Result<Part, LoadError> {
     let t0 = js_sys::Date::now();
     let src = super::blob_source::BlobSource { blob: blob.clone() };
     let (first, end) = parallel::range_bounds(name, &src, plan, index)?;
@@ -87,7 +95,13 @@ pub async fn read_range(name: &str, blob: &Blob, plan: &Plan, index: usize, on_p
     }
     let size = blob.size() as u64;
     let arrived = Rc::new(RefCell::new(Arrived::default()));
-    let mut parser = RangeReader::new(plan.layout.clone(), ArrivedReader(arrived.clone()), first, Some(end), index == 0 && plan.layout.header);
+    let mut parser = RangeReader::new(
+        plan.layout.clone(),
+        ArrivedReader(arrived.clone()),
+        first,
+        Some(end),
+        index == 0 && plan.layout.header,
+    );
     let range = blob.slice_with_f64_and_f64(first as f64, end.max(first) as f64).map_err(|e| read_err(name, e))?;
     let options = ReadableStreamGetReaderOptions::new();
     options.set_mode(ReadableStreamReaderMode::Byob);
@@ -107,12 +121,15 @@ pub async fn read_range(name: &str, blob: &Blob, plan: &Plan, index: usize, on_p
                 let w0 = js_sys::Date::now();
                 let next = if streaming {
                     let view = Uint8Array::new_with_byte_offset_and_length(&buffer, 0, CHUNK_BYTES);
-                    let read = JsFuture::from(stream.read_with_array_buffer_view(&view)).await.map_err(|e| read_err(name, e))?;
+                    let read = JsFuture::from(stream.read_with_array_buffer_view(&view))
+                        .await
+                        .map_err(|e| read_err(name, e))?;
                     if Reflect::get(&read, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
                         streaming = false;
                         None
                     } else {
-                        let value: Uint8Array = Reflect::get(&read, &"value".into()).map_err(|e| read_err(name, e))?.unchecked_into();
+                        let value: Uint8Array =
+                            Reflect::get(&read, &"value".into()).map_err(|e| read_err(name, e))?.unchecked_into();
                         buffer = value.buffer();
                         bytes_read.set((bytes_read.get() + u64::from(value.length())).min(end - first));
                         Some(value)

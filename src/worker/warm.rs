@@ -42,7 +42,8 @@ pub async fn run() {
     let Ok(blob) = web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&text.into())) else { return };
     let size = blob.size() as u64;
     let plan = parallel::Plan { layout, ranges: vec![(0, size)] };
-    let part = super::stream::read_range("warm-up", &blob, &plan, 0, &|_, _| {}, &mut super::stream::Timing::default()).await;
+    let part =
+        super::stream::read_range("warm-up", &blob, &plan, 0, &|_, _| {}, &mut super::stream::Timing::default()).await;
     let src = super::blob_source::BlobSource { blob };
     if let Ok(imp) = part.and_then(|p| parallel::finish("warm-up", &src, &plan, vec![p])) {
         let _ = crate::wire::encode_done(imp);

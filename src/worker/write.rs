@@ -28,7 +28,13 @@ pub(super) fn write(job: u32, data: &JsValue) {
             let json = Array::of1(&array(&json));
             let head = array(&pieces.head);
             let runs: Array = pieces.runs.iter().map(|r| array(r)).collect();
-            msg(&[("type", "written".into()), ("job", job.into()), ("data", head), ("runs", runs.into()), ("json", json.into())])
+            msg(&[
+                ("type", "written".into()),
+                ("job", job.into()),
+                ("data", head),
+                ("runs", runs.into()),
+                ("json", json.into()),
+            ])
         }
         Ok(Answer::Link(fragment)) => match fragment {
             Ok(f) => msg(&[("type", "written".into()), ("job", job.into()), ("fragment", f.into())]),

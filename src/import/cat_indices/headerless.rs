@@ -19,14 +19,42 @@ const HEALTH: [&str; 3] = ["green", "yellow", "red"];
 const STATUS: [&str; 2] = ["open", "close"];
 
 use Field::*;
-const WITH_UUID: [Option<Field>; 10] =
-    [Some(Health), Some(Status), Some(Index), Some(Uuid), Some(Pri), Some(Rep), Some(DocsCount), Some(DocsDeleted), Some(StoreSize), Some(PriStoreSize)];
+const WITH_UUID: [Option<Field>; 10] = [
+    Some(Health),
+    Some(Status),
+    Some(Index),
+    Some(Uuid),
+    Some(Pri),
+    Some(Rep),
+    Some(DocsCount),
+    Some(DocsDeleted),
+    Some(StoreSize),
+    Some(PriStoreSize),
+];
 const ES8: [Option<Field>; 11] = [
-    Some(Health), Some(Status), Some(Index), Some(Uuid), Some(Pri), Some(Rep), Some(DocsCount), Some(DocsDeleted), Some(StoreSize), Some(PriStoreSize),
+    Some(Health),
+    Some(Status),
+    Some(Index),
+    Some(Uuid),
+    Some(Pri),
+    Some(Rep),
+    Some(DocsCount),
+    Some(DocsDeleted),
+    Some(StoreSize),
+    Some(PriStoreSize),
     None,
 ];
-const NO_UUID: [Option<Field>; 9] =
-    [Some(Health), Some(Status), Some(Index), Some(Pri), Some(Rep), Some(DocsCount), Some(DocsDeleted), Some(StoreSize), Some(PriStoreSize)];
+const NO_UUID: [Option<Field>; 9] = [
+    Some(Health),
+    Some(Status),
+    Some(Index),
+    Some(Pri),
+    Some(Rep),
+    Some(DocsCount),
+    Some(DocsDeleted),
+    Some(StoreSize),
+    Some(PriStoreSize),
+];
 
 fn layout(n: usize) -> Option<&'static [Option<Field>]> {
     match n {
@@ -87,7 +115,8 @@ fn prefix(line: &str) -> Option<Vec<(Option<Field>, String)>> {
             return None;
         }
     }
-    let degraded = out.iter().any(|(f, v)| *f == Some(Health) && v == "red") || !out.iter().any(|(f, _)| *f == Some(Health));
+    let degraded =
+        out.iter().any(|(f, v)| *f == Some(Health) && v == "red") || !out.iter().any(|(f, _)| *f == Some(Health));
     (it.peek().is_none() && degraded).then_some(out)
 }
 

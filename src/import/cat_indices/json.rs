@@ -12,7 +12,12 @@ use serde_json::{Map, Value};
 
 /// The object keys in a JSON text (`"key":`), for detection on a head that may be cut off.
 fn keys(t: &str) -> impl Iterator<Item = &str> {
-    t.split('"').collect::<Vec<_>>().windows(2).filter_map(|w| w[1].trim_start().starts_with(':').then_some(w[0])).collect::<Vec<_>>().into_iter()
+    t.split('"')
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter_map(|w| w[1].trim_start().starts_with(':').then_some(w[0]))
+        .collect::<Vec<_>>()
+        .into_iter()
 }
 
 /// Content detection: JSON whose keys are `_cat/indices` columns (or their aliases, `?h=i,dc`),
@@ -36,7 +41,13 @@ pub fn detect(h: &Head) -> bool {
 }
 
 /// Adds the rows of one JSON value (a page, an array of rows or of pages) to `rows`.
-fn collect<'a>(ctx: &mut Ctx, v: &'a Value, path: String, rows: &mut Vec<(String, &'a Map<String, Value>)>, more: &mut bool) {
+fn collect<'a>(
+    ctx: &mut Ctx,
+    v: &'a Value,
+    path: String,
+    rows: &mut Vec<(String, &'a Map<String, Value>)>,
+    more: &mut bool,
+) {
     match v {
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
@@ -68,10 +79,12 @@ pub fn import(ctx: &mut Ctx, text: &str) -> Result<Run, LoadError> {
         let path = if docs.len() == 1 { String::new() } else { format!("document {}", d + 1) };
         collect(ctx, doc, path, &mut rows, &mut more);
     }
-    let mut run = Run { id: names::run_id(ctx.source), label: names::file_stem(ctx.source).to_string(), ..Default::default() };
+    let mut run =
+        Run { id: names::run_id(ctx.source), label: names::file_stem(ctx.source).to_string(), ..Default::default() };
     for (path, row) in rows {
         let place = if path.is_empty() { "(top level)".to_string() } else { path };
-        let values: Vec<_> = row.iter().filter_map(|(k, v)| field_of(k).flatten().map(|f| (f, text_of(Some(v))))).collect();
+        let values: Vec<_> =
+            row.iter().filter_map(|(k, v)| field_of(k).flatten().map(|f| (f, text_of(Some(v))))).collect();
         match index_stats(ctx, &place, values.iter().map(|(f, v)| (*f, v.as_deref()))) {
             Some(x) => run.indices.push(x),
             None => ctx.warn(place, "a row without an index name; skipped"),
@@ -84,7 +97,11 @@ pub fn import(ctx: &mut Ctx, text: &str) -> Result<Run, LoadError> {
         return Err(ctx.error(LoadErrorKind::Empty, None, "the JSON holds no _cat/indices rows"));
     }
     ctx.record(run.indices.len() as u64);
-    run.notes.push(format!("{} indices imported from _cat/indices JSON in {}.", run.indices.len(), names::file_name(ctx.source)));
+    run.notes.push(format!(
+        "{} indices imported from _cat/indices JSON in {}.",
+        run.indices.len(),
+        names::file_name(ctx.source)
+    ));
     run.dimensions.extend(names::suggested_dimensions(ctx.source));
     Ok(run)
 }

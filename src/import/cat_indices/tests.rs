@@ -52,7 +52,10 @@ red    open   broken Zx3u0AOJQkmqR0a2m0n5Jg   5   1                      \n";
     assert_eq!(i.format, Format::CatIndices);
     let run = &i.bundle.runs[0];
     let b = idx(run, "broken");
-    assert_eq!((b.health.as_deref(), b.pri, b.rep, b.docs_count, b.store_size), (Some("red"), Some(5), Some(1), None, None));
+    assert_eq!(
+        (b.health.as_deref(), b.pri, b.rep, b.docs_count, b.store_size),
+        (Some("red"), Some(5), Some(1), None, None)
+    );
     let g = idx(run, "good");
     assert_eq!((g.docs_count, g.store_size), (Some(10_733_729), Some(ByteSize(131_962_870_170))));
     assert!(i.warnings.is_empty(), "{:?}", i.warnings);
@@ -63,7 +66,10 @@ fn several_tables_become_runs_labelled_by_the_line_above() {
     let text = "Test #2\nhealth\tindex\tdocs.count\ngreen\ta\t1\n\nTest #4\nhealth\tindex\tdocs.count\ngreen\ta\t2\nsome closing remark\n";
     let i = imp("report.txt", text);
     let runs = &i.bundle.runs;
-    assert_eq!(runs.iter().map(|r| (r.id.as_str(), r.label.as_str())).collect::<Vec<_>>(), vec![("report-test-2", "report: Test #2"), ("report-test-4", "report: Test #4")]);
+    assert_eq!(
+        runs.iter().map(|r| (r.id.as_str(), r.label.as_str())).collect::<Vec<_>>(),
+        vec![("report-test-2", "report: Test #2"), ("report-test-4", "report: Test #4")]
+    );
     assert_eq!((idx(&runs[0], "a").docs_count, idx(&runs[1], "a").docs_count), (Some(1), Some(2)));
     assert_eq!(i.warnings.len(), 1, "one summary of the text after the last table: {:?}", i.warnings);
 }

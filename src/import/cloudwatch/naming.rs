@@ -24,8 +24,19 @@ const METRICS: [(&str, &str, Unit); 10] = [
 
 /// Dimensions that name a service, most specific first (ECS service before its cluster).
 const SERVICE_DIMENSIONS: [&str; 14] = [
-    "ServiceName", "DBInstanceIdentifier", "DBClusterIdentifier", "DomainName", "CacheClusterId", "Cluster Name",
-    "FunctionName", "QueueName", "LoadBalancer", "TargetGroup", "InstanceId", "AutoScalingGroupName", "ClusterName",
+    "ServiceName",
+    "DBInstanceIdentifier",
+    "DBClusterIdentifier",
+    "DomainName",
+    "CacheClusterId",
+    "Cluster Name",
+    "FunctionName",
+    "QueueName",
+    "LoadBalancer",
+    "TargetGroup",
+    "InstanceId",
+    "AutoScalingGroupName",
+    "ClusterName",
     "TaskDefinitionFamily",
 ];
 
@@ -75,7 +86,8 @@ pub fn from_label(label: &str) -> (Option<String>, Option<(String, Option<Unit>)
     let words: Vec<&str> = label.split_whitespace().collect();
     let found = words.iter().position(|w| {
         let w = w.trim_matches(|c: char| !c.is_alphanumeric());
-        METRICS.iter().any(|(n, _, _)| n.eq_ignore_ascii_case(w)) || HINTS.iter().any(|(h, _)| h.eq_ignore_ascii_case(w))
+        METRICS.iter().any(|(n, _, _)| n.eq_ignore_ascii_case(w))
+            || HINTS.iter().any(|(h, _)| h.eq_ignore_ascii_case(w))
     });
     let Some(i) = found else {
         return (Some(label.trim().to_string()).filter(|s| !s.is_empty()), None);
@@ -94,7 +106,14 @@ pub fn from_label(label: &str) -> (Option<String>, Option<(String, Option<Unit>)
 pub fn from_id(id: &str) -> Option<(String, Option<Unit>)> {
     let lower = id.to_ascii_lowercase();
     let first = lower.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
-    HINTS.iter().find(|(h, _)| first == *h || (lower.starts_with(h) && id.len() > h.len() && id[h.len()..].starts_with(|c: char| c.is_ascii_uppercase())))
+    HINTS
+        .iter()
+        .find(|(h, _)| {
+            first == *h
+                || (lower.starts_with(h)
+                    && id.len() > h.len()
+                    && id[h.len()..].starts_with(|c: char| c.is_ascii_uppercase()))
+        })
         .map(|(_, m)| (m.to_string(), Some(Unit::Percent)))
 }
 
@@ -104,15 +123,24 @@ mod tests {
 
     #[test]
     fn labels_ids_and_dimensions() {
-        assert_eq!(from_label("mod-search-b CPUUtilization"), (Some("mod-search-b".into()), Some(("cpu".into(), Some(Unit::Percent)))));
+        assert_eq!(
+            from_label("mod-search-b CPUUtilization"),
+            (Some("mod-search-b".into()), Some(("cpu".into(), Some(Unit::Percent))))
+        );
         assert_eq!(from_label("CPUUtilization"), (None, Some(("cpu".into(), Some(Unit::Percent)))));
-        assert_eq!(from_label("mod-search memory"), (Some("mod-search".into()), Some(("memory".into(), Some(Unit::Percent)))));
+        assert_eq!(
+            from_label("mod-search memory"),
+            (Some("mod-search".into()), Some(("memory".into(), Some(Unit::Percent))))
+        );
         assert_eq!(from_label("Avg Total IOPS"), (Some("Avg Total IOPS".into()), None));
         assert_eq!(from_id("cpu_mod_search").map(|m| m.0), Some("cpu".into()));
         assert_eq!(from_id("memSearch").map(|m| m.0), Some("memory".into()));
         assert_eq!(from_id("m1"), None);
         assert_eq!(from_id("membership"), None);
-        let dims = [("ClusterName".to_string(), "qcpt-pvt".to_string()), ("ServiceName".to_string(), "mod-search-b".to_string())];
+        let dims = [
+            ("ClusterName".to_string(), "qcpt-pvt".to_string()),
+            ("ServiceName".to_string(), "mod-search-b".to_string()),
+        ];
         assert_eq!(service_of_dimensions(&dims), Some("mod-search-b".into()));
         assert_eq!(metric("CPUUtilization", Some("AWS/RDS")).0, "db_cpu");
         assert_eq!(unit("Microseconds"), Some((Unit::Ms, 0.001)));

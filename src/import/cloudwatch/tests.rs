@@ -9,7 +9,10 @@ fn imp(name: &str, text: &str) -> Imported {
 }
 
 fn res<'a>(run: &'a Run, service: &str, metric: &str) -> &'a Resource {
-    run.resources.iter().find(|r| r.service == service && r.metric == metric).unwrap_or_else(|| panic!("no {service} · {metric} in {:?}", run.resources))
+    run.resources
+        .iter()
+        .find(|r| r.service == service && r.metric == metric)
+        .unwrap_or_else(|| panic!("no {service} · {metric} in {:?}", run.resources))
 }
 
 const PAGE_NEWEST_FIRST: &str = r#"{"MetricDataResults":[{"Id":"a","Label":"svc CPUUtilization","Timestamps":["2024-01-01T00:10:00Z","2024-01-01T00:05:00Z"],"Values":[30,20],"StatusCode":"Complete"}],"NextToken":"t1","Messages":[]}"#;
@@ -23,7 +26,11 @@ fn pages_merge_by_id_sorted_in_time_without_repeats() {
     let run = &i.bundle.runs[0];
     let r = res(run, "svc", "cpu");
     let s = r.series.as_ref().unwrap();
-    assert_eq!((s.t_s.clone(), s.values.clone()), (vec![0.0, 300.0, 600.0], vec![10.0, 20.0, 30.0]), "the repeated 00:05 value counts once");
+    assert_eq!(
+        (s.t_s.clone(), s.values.clone()),
+        (vec![0.0, 300.0, 600.0], vec![10.0, 20.0, 30.0]),
+        "the repeated 00:05 value counts once"
+    );
     assert_eq!((r.unit, r.peak, r.average, r.min), (Unit::Percent, Some(30.0), Some(20.0), Some(10.0)));
     assert_eq!((run.start.as_deref(), run.duration_s), (Some("2024-01-01T00:00:00Z"), Some(600.0)));
     assert!(i.warnings.is_empty(), "the NextToken of the first page is followed: {:?}", i.warnings);
@@ -93,7 +100,11 @@ fn python_print_widgets_and_broken_json_are_refused_clearly() {
     let widget = r#"{"metrics":[["AWS/ECS","CPUUtilization","ServiceName","a","ClusterName","c"],["...","b",".","."]],"view":"timeSeries","stat":"Average","period":60,"region":"us-east-1"}"#;
     let e = import_bytes("pasted text", widget.as_bytes()).unwrap_err();
     assert_eq!(e.kind, LoadErrorKind::Unsupported);
-    assert!(e.message.contains("2 metrics: AWS/ECS CPUUtilization of a, b, Average per 60 s") && e.message.contains("get-metric-data"), "{e}");
+    assert!(
+        e.message.contains("2 metrics: AWS/ECS CPUUtilization of a, b, Average per 60 s")
+            && e.message.contains("get-metric-data"),
+        "{e}"
+    );
     let e = import_bytes("x.json", br#"{"MetricDataResults":[{"Id":"a","Values":[1,2"#).unwrap_err();
     assert_eq!((e.kind, e.line), (LoadErrorKind::Syntax, Some(1)));
     let e = import_bytes("x.json", br#"{"MetricDataResults":[]}"#).unwrap_err();
@@ -106,6 +117,10 @@ fn ragged_and_huge_values_warn_without_failing() {
     let i = imp("r.json", text);
     assert_eq!(res(&i.bundle.runs[0], "s", "cpu").peak, Some(1.0));
     assert_eq!(i.warnings.len(), 2, "{:?}", i.warnings);
-    let e = import_bytes("h.json", br#"{"MetricDataResults":[{"Id":"a","Timestamps":["2024-01-01T00:00:00Z"],"Values":[1e400]}]}"#).unwrap_err();
+    let e = import_bytes(
+        "h.json",
+        br#"{"MetricDataResults":[{"Id":"a","Timestamps":["2024-01-01T00:00:00Z"],"Values":[1e400]}]}"#,
+    )
+    .unwrap_err();
     assert_eq!(e.kind, LoadErrorKind::Syntax, "serde_json refuses a number out of range: {e}");
 }

@@ -22,9 +22,11 @@ pub fn detect(h: &Head) -> bool {
     }
     let list_of_lists = t.find("\"metrics\"").is_some_and(|i| {
         let rest = t[i + "\"metrics\"".len()..].trim_start();
-        rest.strip_prefix(':').is_some_and(|r| r.trim_start().strip_prefix('[').is_some_and(|r| r.trim_start().starts_with(['[', '{'])))
+        rest.strip_prefix(':')
+            .is_some_and(|r| r.trim_start().strip_prefix('[').is_some_and(|r| r.trim_start().starts_with(['[', '{'])))
     });
-    list_of_lists && (t.contains("\"AWS/") || t.contains("\"region\"") || t.contains("\"view\"") || t.contains("\"expression\""))
+    list_of_lists
+        && (t.contains("\"AWS/") || t.contains("\"region\"") || t.contains("\"view\"") || t.contains("\"expression\""))
 }
 
 /// Expands the shorthand of one metrics row against the previous expanded row.
@@ -55,7 +57,11 @@ fn metrics(v: &Value, out: &mut Vec<(String, String, Option<String>)>) {
                 for row in rows.iter().filter_map(Value::as_array) {
                     let full = expand(row, &prev);
                     if full.len() >= 2 {
-                        let dims: Vec<(String, String)> = full[2..].chunks(2).filter(|c| c.len() == 2).map(|c| (c[0].clone(), c[1].clone())).collect();
+                        let dims: Vec<(String, String)> = full[2..]
+                            .chunks(2)
+                            .filter(|c| c.len() == 2)
+                            .map(|c| (c[0].clone(), c[1].clone()))
+                            .collect();
                         out.push((full[0].clone(), full[1].clone(), super::naming::service_of_dimensions(&dims)));
                     } else if let Some(e) = row.iter().find_map(|x| x.get("expression").and_then(Value::as_str)) {
                         out.push(("expression".into(), e.to_string(), None));
@@ -76,7 +82,9 @@ pub fn refuse(ctx: &mut Ctx, text: &str) -> LoadError {
     let mut how = String::new();
     if let Ok(v) = serde_json::from_str::<Value>(text) {
         metrics(&v, &mut found);
-        if let (Some(stat), Some(period)) = (v.get("stat").and_then(Value::as_str), v.get("period").and_then(Value::as_u64)) {
+        if let (Some(stat), Some(period)) =
+            (v.get("stat").and_then(Value::as_str), v.get("period").and_then(Value::as_u64))
+        {
             how = format!(", {stat} per {period} s");
         }
     }
@@ -108,7 +116,10 @@ mod tests {
 
     #[test]
     fn shorthand_rows_expand_against_the_previous_one() {
-        let prev: Vec<String> = ["AWS/ECS", "CPUUtilization", "ServiceName", "a", "ClusterName", "c"].iter().map(|s| s.to_string()).collect();
+        let prev: Vec<String> = ["AWS/ECS", "CPUUtilization", "ServiceName", "a", "ClusterName", "c"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let row: Vec<Value> = serde_json::from_str(r#"["...", "b", ".", ".", {"visible": false}]"#).unwrap();
         assert_eq!(expand(&row, &prev), vec!["AWS/ECS", "CPUUtilization", "ServiceName", "b", "ClusterName", "c"]);
         let row: Vec<Value> = serde_json::from_str(r#"[".", "MemoryUtilization", ".", "x"]"#).unwrap();

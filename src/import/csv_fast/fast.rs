@@ -32,8 +32,14 @@ fn mask16(chunk: &[u8; 16], delim: u8) -> u32 {
         unsafe {
             let v = _mm_loadu_si128(chunk.as_ptr().cast());
             let m = _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(delim as i8)), _mm_cmpeq_epi8(v, _mm_set1_epi8(QUOTE as i8))),
-                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8)), _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\r' as i8))),
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(delim as i8)),
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(QUOTE as i8)),
+                ),
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8)),
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\r' as i8)),
+                ),
             );
             _mm_movemask_epi8(m) as u32
         }
@@ -58,7 +64,10 @@ fn mask16(chunk: &[u8; 16], delim: u8) -> u32 {
 /// `mask16` a byte at a time, for the last bytes of the input (and targets without SIMD).
 #[inline(always)]
 fn mask_bytes(bytes: &[u8], delim: u8) -> u32 {
-    bytes.iter().enumerate().fold(0, |m, (i, &c)| m | (u32::from(c == delim || c == QUOTE || c == b'\n' || c == b'\r') << i))
+    bytes
+        .iter()
+        .enumerate()
+        .fold(0, |m, (i, &c)| m | (u32::from(c == delim || c == QUOTE || c == b'\n' || c == b'\r') << i))
 }
 
 /// The special bytes of `b` from a position on, in order.
@@ -222,7 +231,22 @@ mod tests {
         let row = b"1700000000000,123,\"GET /search?q=a,b\",200,OK,Thread Group 1-1,text,true,,1024,300\r\nnext";
         let (r, f) = fields(row, false, usize::MAX);
         assert_eq!(r, Fast::Done { consumed: row.len() - 4, has_nl: true });
-        assert_eq!(f, ["1700000000000", "123", "GET /search?q=a,b", "200", "OK", "Thread Group 1-1", "text", "true", "", "1024", "300"]);
+        assert_eq!(
+            f,
+            [
+                "1700000000000",
+                "123",
+                "GET /search?q=a,b",
+                "200",
+                "OK",
+                "Thread Group 1-1",
+                "text",
+                "true",
+                "",
+                "1024",
+                "300"
+            ]
+        );
         let (_, f) = fields(row, false, 3);
         assert_eq!(f, ["1700000000000", "123", "GET /search?q=a,b"]);
     }
@@ -239,13 +263,21 @@ mod tests {
         assert_eq!(fields(b"a,b,c", false, usize::MAX).0, Fast::More);
         assert_eq!(fields(b"a,\"b,c", false, usize::MAX).0, Fast::More);
         assert_eq!(fields(b"a,b\r", false, usize::MAX).0, Fast::More);
-        assert_eq!(fields(b"a,b,c", true, usize::MAX), (Fast::Done { consumed: 5, has_nl: false }, vec!["a".into(), "b".into(), "c".into()]));
-        assert_eq!(fields(b"a,\"b\"", true, usize::MAX), (Fast::Done { consumed: 5, has_nl: false }, vec!["a".into(), "b".into()]));
+        assert_eq!(
+            fields(b"a,b,c", true, usize::MAX),
+            (Fast::Done { consumed: 5, has_nl: false }, vec!["a".into(), "b".into(), "c".into()])
+        );
+        assert_eq!(
+            fields(b"a,\"b\"", true, usize::MAX),
+            (Fast::Done { consumed: 5, has_nl: false }, vec!["a".into(), "b".into()])
+        );
     }
 
     #[test]
     fn the_block_mask_agrees_with_the_byte_loop() {
-        let bytes: Vec<u8> = (0..64u8).map(|i| [b'a', b',', b'"', b'\n', b'\r', b'\t', 0x80, b'x'][(i as usize * 7 + i as usize / 3) % 8]).collect();
+        let bytes: Vec<u8> = (0..64u8)
+            .map(|i| [b'a', b',', b'"', b'\n', b'\r', b'\t', 0x80, b'x'][(i as usize * 7 + i as usize / 3) % 8])
+            .collect();
         for at in 0..48 {
             let chunk: &[u8; 16] = bytes[at..at + 16].try_into().unwrap();
             for delim in [b',', b'\t'] {

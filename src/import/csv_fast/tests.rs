@@ -53,7 +53,11 @@ fn text_of(alphabet: &[&[u8]], seed: u64, len: usize) -> Vec<u8> {
 
 /// Text made of CSV's awkward characters.
 fn awkward(seed: u64, len: usize) -> Vec<u8> {
-    text_of(&[b"a", b"bc", b",", b",", b"\"", b"\"\"", b"\n", b"\r\n", b"\r", b" ", "é".as_bytes(), b"\t", b"12", b"\n\n"], seed, len)
+    text_of(
+        &[b"a", b"bc", b",", b",", b"\"", b"\"\"", b"\n", b"\r\n", b"\r", b" ", "é".as_bytes(), b"\t", b"12", b"\n\n"],
+        seed,
+        len,
+    )
 }
 
 /// The splitter gives the csv crate's records for `text`, whatever the delimiter and read size.
@@ -61,7 +65,12 @@ fn assert_agrees(seed: u64, text: &[u8], read_sizes: &[usize]) {
     for delim in [b',', b'\t'] {
         let want = with_csv_crate(text, delim);
         for &read_size in read_sizes {
-            assert_eq!(with_splitter(text, delim, read_size), want, "seed {seed}, read size {read_size}: {:?}", String::from_utf8_lossy(text));
+            assert_eq!(
+                with_splitter(text, delim, read_size),
+                want,
+                "seed {seed}, read size {read_size}: {:?}",
+                String::from_utf8_lossy(text)
+            );
         }
     }
 }
@@ -105,8 +114,24 @@ fn max_fields_stops_early_and_keeps_the_first_fields_whole() {
 /// in place), with the awkward characters between them.
 fn awkward_long(seed: u64, len: usize) -> Vec<u8> {
     let alphabet: &[&[u8]] = &[
-        b"1700000000000", b",", b",", b",", b"\"GET /search?q=a,b&n=17\"", b"\"x\"", b"\"\"", b"\"a\"\"b\"", b"\n", b"\r\n", b"\r",
-        b"Thread Group 1-17", "é".as_bytes(), b"\t", b"\"multi\nline\"", b"q\"q", b"\"t\"ail", b"abcdefghijklmnopqrstuvwxyz",
+        b"1700000000000",
+        b",",
+        b",",
+        b",",
+        b"\"GET /search?q=a,b&n=17\"",
+        b"\"x\"",
+        b"\"\"",
+        b"\"a\"\"b\"",
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b"Thread Group 1-17",
+        "é".as_bytes(),
+        b"\t",
+        b"\"multi\nline\"",
+        b"q\"q",
+        b"\"t\"ail",
+        b"abcdefghijklmnopqrstuvwxyz",
     ];
     text_of(alphabet, seed, len)
 }
@@ -124,7 +149,11 @@ fn agrees_with_the_csv_crate_on_long_fields_at_every_field_limit() {
                 let (rec, at) = s.next().unwrap().unwrap();
                 let n = max.min(fields.len());
                 assert!(rec.len() >= n, "seed {seed}, max {max}");
-                assert_eq!((rec.iter().take(n).map(<[u8]>::to_vec).collect::<Vec<_>>(), at), (fields[..n].to_vec(), *pos), "seed {seed}, max {max}");
+                assert_eq!(
+                    (rec.iter().take(n).map(<[u8]>::to_vec).collect::<Vec<_>>(), at),
+                    (fields[..n].to_vec(), *pos),
+                    "seed {seed}, max {max}"
+                );
             }
             assert!(s.next().unwrap().is_none());
         }

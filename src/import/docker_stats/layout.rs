@@ -22,7 +22,14 @@ pub struct Cols {
 impl Cols {
     /// "name in column 1, CPU % in column 2, …" for the warning about a CSV without a header.
     pub fn describe(&self) -> String {
-        let parts = [("time", self.time), ("name", self.name), ("container id", self.id), ("CPU %", self.cpu), ("memory usage", self.mem), ("memory %", self.mem_pct)];
+        let parts = [
+            ("time", self.time),
+            ("name", self.name),
+            ("container id", self.id),
+            ("CPU %", self.cpu),
+            ("memory usage", self.mem),
+            ("memory %", self.mem_pct),
+        ];
         parts.iter().filter_map(|(n, i)| i.map(|i| format!("{n} in column {}", i + 1))).collect::<Vec<_>>().join(", ")
     }
 
@@ -103,7 +110,8 @@ fn is_hex_id(v: &str) -> bool {
 /// order; a 12- or 64-digit hex value is a container id, other text the name).
 pub fn csv_layout(first: &str) -> Option<(u8, Cols, Shape)> {
     let delim = delimiter(first);
-    let mut r = csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(delim).from_reader(first.as_bytes());
+    let mut r =
+        csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(delim).from_reader(first.as_bytes());
     let fields: Vec<String> = r.records().next()?.ok()?.iter().map(|f| f.trim().to_string()).collect();
     if fields.len() < 2 {
         return None;
@@ -116,7 +124,11 @@ pub fn csv_layout(first: &str) -> Option<(u8, Cols, Shape)> {
                 slot.get_or_insert(i);
             }
         }
-        return (c.usable() && c.cpu.is_some() && (c.mem.is_some() || c.mem_pct.is_some())).then_some((delim, c, Shape::Header));
+        return (c.usable() && c.cpu.is_some() && (c.mem.is_some() || c.mem_pct.is_some())).then_some((
+            delim,
+            c,
+            Shape::Header,
+        ));
     }
     let binary = |f: &str| f.contains("iB") && usage(f).is_some();
     c.mem = fields.iter().position(|f| binary(f));
@@ -143,13 +155,26 @@ pub fn csv_layout(first: &str) -> Option<(u8, Cols, Shape)> {
 
 /// JSON lines (`docker stats --format json`): each line's fields as cells of fixed columns.
 pub fn json_lines(ctx: &mut Ctx, lines: &[String]) -> (Cols, Vec<(usize, Vec<String>)>) {
-    const KEYS: [&[&str]; 6] = [&["Name"], &["ID", "Container"], &["time", "Time", "timestamp", "Timestamp"], &["CPUPerc"], &["MemUsage"], &["MemPerc"]];
-    let cols = Cols { name: Some(0), id: Some(1), time: Some(2), cpu: Some(3), mem: Some(4), mem_pct: Some(5), width: 6 };
+    const KEYS: [&[&str]; 6] = [
+        &["Name"],
+        &["ID", "Container"],
+        &["time", "Time", "timestamp", "Timestamp"],
+        &["CPUPerc"],
+        &["MemUsage"],
+        &["MemPerc"],
+    ];
+    let cols =
+        Cols { name: Some(0), id: Some(1), time: Some(2), cpu: Some(3), mem: Some(4), mem_pct: Some(5), width: 6 };
     let mut rows = Vec::new();
     for (i, line) in lines.iter().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         match serde_json::from_str::<Value>(line.trim()) {
             Ok(Value::Object(o)) => {
-                let cells = KEYS.iter().map(|keys| keys.iter().find_map(|k| crate::import::json_docs::text_of(o.get(*k))).unwrap_or_default()).collect();
+                let cells = KEYS
+                    .iter()
+                    .map(|keys| {
+                        keys.iter().find_map(|k| crate::import::json_docs::text_of(o.get(*k))).unwrap_or_default()
+                    })
+                    .collect();
                 rows.push((i + 1, cells));
             }
             _ => ctx.warn(format!("line {}", i + 1), "not a JSON object of docker stats; skipped"),

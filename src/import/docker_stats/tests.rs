@@ -10,7 +10,10 @@ fn imp(name: &str, text: &str) -> Imported {
 }
 
 fn res<'a>(run: &'a Run, service: &str, metric: &str) -> &'a Resource {
-    run.resources.iter().find(|r| r.service == service && r.metric == metric).unwrap_or_else(|| panic!("no {service} {metric}"))
+    run.resources
+        .iter()
+        .find(|r| r.service == service && r.metric == metric)
+        .unwrap_or_else(|| panic!("no {service} {metric}"))
 }
 
 #[test]
@@ -44,7 +47,10 @@ b95a83497c91   search    9.26%     107.6MiB / 7.549GiB   1.39%     1.2kB / 648B 
     assert_eq!(i.format, Format::DockerStats);
     let run = &i.bundle.runs[0];
     let mem = res(run, "search", "memory");
-    assert_eq!((mem.unit, mem.peak, mem.note.as_deref()), (Unit::Bytes, Some(112_826_778.0), Some("memory limit 8105677029 bytes")));
+    assert_eq!(
+        (mem.unit, mem.peak, mem.note.as_deref()),
+        (Unit::Bytes, Some(112_826_778.0), Some("memory limit 8105677029 bytes"))
+    );
     assert_eq!(res(run, "search", "cpu").peak, Some(9.26));
     assert_eq!(i.warnings.len(), 1, "the short row: {:?}", i.warnings);
     assert!(run.resources.iter().all(|r| r.service != "broken"));

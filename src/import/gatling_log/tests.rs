@@ -43,7 +43,10 @@ fn layouts() -> Vec<(&'static str, String)> {
         format!("GROUP\tauth\t{}\t{}\t50\tOK", t(490), t(560)),
         format!("USER\tscn\tEND\t{}", t(600)),
     ];
-    [("2.1", l21), ("2.2", l22), ("3.3", l30), ("3.4", l34)].into_iter().map(|(v, l)| (v, l.join("\n") + "\n")).collect()
+    [("2.1", l21), ("2.2", l22), ("3.3", l30), ("3.4", l34)]
+        .into_iter()
+        .map(|(v, l)| (v, l.join("\n") + "\n"))
+        .collect()
 }
 
 fn import(name: &str, text: &str) -> (Run, Vec<String>) {
@@ -66,8 +69,14 @@ fn every_versions_layout_reads_the_same() {
     let names: Vec<&str> = first.transactions.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["home", "auth / login", "auth"]);
     let home = &first.transactions[0];
-    assert_eq!((home.samples, home.errors, home.mean_ms, home.min_ms, home.max_ms), (Some(2), Some(1), Some(150.0), Some(100.0), Some(200.0)));
-    assert_eq!(first.transactions[2].note.as_deref(), Some("Gatling group: cumulated response time of its requests (Gatling's default group metric)"));
+    assert_eq!(
+        (home.samples, home.errors, home.mean_ms, home.min_ms, home.max_ms),
+        (Some(2), Some(1), Some(150.0), Some(100.0), Some(200.0))
+    );
+    assert_eq!(
+        first.transactions[2].note.as_deref(),
+        Some("Gatling group: cumulated response time of its requests (Gatling's default group metric)")
+    );
     let kpis: Vec<(&str, f64)> = first.kpis.iter().map(|k| (k.name.as_str(), k.value)).collect();
     assert_eq!(&kpis[..2], [("Samples", 3.0), ("Error rate", 100.0 / 3.0)], "groups are not counted as requests");
     assert_eq!(kpis.last(), Some(&("Users started", 1.0)));
@@ -77,10 +86,17 @@ fn every_versions_layout_reads_the_same() {
     for (v, run) in &runs[1..] {
         assert_eq!(run.transactions, first.transactions, "{v}");
         assert_eq!(run.kpis, first.kpis, "{v}");
-        assert_eq!((&run.start, &run.end, &run.id, &run.label), (&first.start, &first.end, &first.id, &first.label), "{v}");
+        assert_eq!(
+            (&run.start, &run.end, &run.id, &run.label),
+            (&first.start, &first.end, &first.id, &first.label),
+            "{v}"
+        );
         assert_eq!(run.errors, first.errors, "{v}");
     }
-    assert_eq!(first.errors.iter().map(|e| (e.message.as_str(), e.count)).collect::<Vec<_>>(), [("status 500", Some(1))]);
+    assert_eq!(
+        first.errors.iter().map(|e| (e.message.as_str(), e.count)).collect::<Vec<_>>(),
+        [("status 500", Some(1))]
+    );
 }
 
 #[test]
@@ -92,7 +108,10 @@ fn error_records_of_every_version() {
     let (run, warnings) = import("crash.log", text);
     assert!(warnings.is_empty(), "{warnings:?}");
     let errors: Vec<(&str, Option<u64>)> = run.errors.iter().map(|e| (e.message.as_str(), e.count)).collect();
-    assert_eq!(errors, [("Failed to build request a: No attribute named 'x' is defined", Some(2)), ("something else", Some(1))]);
+    assert_eq!(
+        errors,
+        [("Failed to build request a: No attribute named 'x' is defined", Some(2)), ("something else", Some(1))]
+    );
     assert!(run.conditions.is_empty(), "a blank description is no condition");
     assert_eq!(run.id, "crash", "a file with its own name keeps it as the id");
 }
@@ -108,8 +127,17 @@ fn odd_but_valid_records() {
         GROUP\tx\t1600000000000\t1600000000041\t20\tKO\r\n";
     let (run, warnings) = import("odd.log", text);
     assert!(warnings.is_empty(), "{warnings:?}");
-    let names: Vec<(&str, Option<u64>, Option<f64>)> = run.transactions.iter().map(|t| (t.name.as_str(), t.samples, t.min_ms)).collect();
-    assert_eq!(names, [("x", Some(2), Some(0.0)), ("x / y / z", Some(1), Some(10.0)), ("x / y", Some(1), Some(10.0)), ("x (group)", Some(1), Some(20.0))]);
+    let names: Vec<(&str, Option<u64>, Option<f64>)> =
+        run.transactions.iter().map(|t| (t.name.as_str(), t.samples, t.min_ms)).collect();
+    assert_eq!(
+        names,
+        [
+            ("x", Some(2), Some(0.0)),
+            ("x / y / z", Some(1), Some(10.0)),
+            ("x / y", Some(1), Some(10.0)),
+            ("x (group)", Some(1), Some(20.0))
+        ]
+    );
     assert_eq!(run.transactions[3].errors, Some(1));
 }
 
@@ -132,9 +160,17 @@ fn hostile_lines_are_warned_about() {
     let (run, warnings) = import("bad.log", text);
     assert_eq!(run.transactions[0].samples, Some(1));
     let lines: Vec<&str> = warnings.iter().map(|w| w.split(':').next().unwrap_or("")).collect();
-    assert_eq!(lines, ["line 2", "line 3", "line 4", "line 5", "line 6", "line 7", "line 8", "line 9", "line 10", "line 13", "line 14"]);
+    assert_eq!(
+        lines,
+        [
+            "line 2", "line 3", "line 4", "line 5", "line 6", "line 7", "line 8", "line 9", "line 10", "line 13",
+            "line 14"
+        ]
+    );
     // Nothing usable.
-    let e = crate::import::import("simulation.log", &b"RUN\tSim\tid\t1600000000000\t \t3.5.1\n"[..], None, &mut |_, _| {}).unwrap_err();
+    let e =
+        crate::import::import("simulation.log", &b"RUN\tSim\tid\t1600000000000\t \t3.5.1\n"[..], None, &mut |_, _| {})
+            .unwrap_err();
     assert_eq!(e.kind, LoadErrorKind::Empty);
     assert_eq!(import_bytes("simulation.log", b"").unwrap_err().kind, LoadErrorKind::Empty);
     // A file without line breaks is not read into memory whole.

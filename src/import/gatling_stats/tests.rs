@@ -16,7 +16,8 @@ fn import(name: &str, bytes: &[u8]) -> (Format, Run) {
 fn stats_js_with_groups_strings_and_dashes() {
     let (format, run) = import("stats.js", &file("tests/fixtures/import/gatling/stats-groups.js"));
     assert_eq!(format, Format::GatlingStats);
-    let rows: Vec<_> = run.transactions.iter().map(|t| (t.name.as_str(), t.samples, t.errors, t.median_ms, t.p99_ms)).collect();
+    let rows: Vec<_> =
+        run.transactions.iter().map(|t| (t.name.as_str(), t.samples, t.errors, t.median_ms, t.p99_ms)).collect();
     assert_eq!(
         rows,
         [
@@ -26,7 +27,10 @@ fn stats_js_with_groups_strings_and_dashes() {
         ]
     );
     let home = &run.transactions[2];
-    assert_eq!((home.mean_ms, home.min_ms, home.max_ms, home.percentiles.get("p75"), home.p95_ms), (Some(30.0), Some(10.0), Some(50.0), Some(&40.0), Some(48.0)));
+    assert_eq!(
+        (home.mean_ms, home.min_ms, home.max_ms, home.percentiles.get("p75"), home.p95_ms),
+        (Some(30.0), Some(10.0), Some(50.0), Some(&40.0), Some(48.0))
+    );
     assert_eq!(home.throughput_run_per_s, Some(0.4));
     assert!(run.transactions[0].note.as_deref().unwrap_or("").starts_with("Gatling group"));
     let kpis: Vec<(&str, f64)> = run.kpis.iter().map(|k| (k.name.as_str(), k.value)).collect();
@@ -55,7 +59,9 @@ fn the_js_and_json_forms_of_one_report_agree() {
     }
     js.push_str(rest);
     let mut js = js.replace(": 0,\n", ": \"0\",\n");
-    js.push_str("\n\nfunction fillStats(stat){\n    $(\"#numberOfRequests\").append(stat.numberOfRequests.total);\n}\n");
+    js.push_str(
+        "\n\nfunction fillStats(stat){\n    $(\"#numberOfRequests\").append(stat.numberOfRequests.total);\n}\n",
+    );
     assert!(js.contains("type: \"GROUP\"") && js.contains("contents: {"), "{}", &js[..200]);
     let (_, from_json) = import("stats.json", json.as_bytes());
     let (_, from_js) = import("stats.js", js.as_bytes());
@@ -77,7 +83,10 @@ fn percentile_ranks_named_in_the_file_are_honoured() {
     let (format, run) = import("global_stats.json", json.as_bytes());
     assert_eq!(format, Format::GatlingGlobalStats);
     let t = &run.transactions[0];
-    assert_eq!((t.median_ms, t.p90_ms, t.p95_ms, t.p99_ms, t.percentiles.get("p99.9")), (Some(7.0), Some(7.0), None, Some(7.0), Some(&7.0)));
+    assert_eq!(
+        (t.median_ms, t.p90_ms, t.p95_ms, t.p99_ms, t.percentiles.get("p99.9")),
+        (Some(7.0), Some(7.0), None, Some(7.0), Some(&7.0))
+    );
     assert!(run.notes[0].contains("p50/p90/p99/p99.9 as the file names them"), "{}", run.notes[0]);
     assert!(!run.kpis.iter().any(|k| k.name == "p95 response time"));
 }

@@ -74,7 +74,6 @@ impl Part {
     }
 }
 
-
 /// Records read per call of `Range::block`. V8 never moves a running wasm call to optimized code
 /// (no on-stack replacement), so one call over a whole file stays in its baseline code: measured
 /// in Node with the worker's build, a 200 MB JTL took 664 ms in one call and 407 ms after a 1 MB
@@ -99,7 +98,9 @@ pub fn aggregate_range(
         match range.step(on_records)? {
             Step::More => {}
             Step::Done => return Ok(range.finish()),
-            Step::Starved => return Err((range.rdr.position().line, "the file could not be read further (no data came)".into())),
+            Step::Starved => {
+                return Err((range.rdr.position().line, "the file could not be read further (no data came)".into()))
+            }
         }
     }
 }
@@ -137,13 +138,34 @@ impl<R: Read> RangeReader<R> {
         let c = &layout.cols;
         // Fields a record must have to reach every column the layout reads (a ragged row is
         // skipped); the splitter need not split a row further than that.
-        let needed = [c.timestamp, c.elapsed, c.label, c.response_code, c.response_message, c.success, c.bytes, c.sent_bytes, c.sample_count, c.error_count]
-            .into_iter()
-            .flatten()
-            .max()
-            .map_or(0, |m| m + 1);
+        let needed = [
+            c.timestamp,
+            c.elapsed,
+            c.label,
+            c.response_code,
+            c.response_message,
+            c.success,
+            c.bytes,
+            c.sent_bytes,
+            c.sample_count,
+            c.error_count,
+        ]
+        .into_iter()
+        .flatten()
+        .max()
+        .map_or(0, |m| m + 1);
         let rdr = Splitter::new(input, layout.delimiter).with_max_fields(needed.max(1));
-        RangeReader { layout, needed, rdr, part: Part { start, ..Default::default() }, start, limit, skip: skip_header, first: true, stop: None }
+        RangeReader {
+            layout,
+            needed,
+            rdr,
+            part: Part { start, ..Default::default() },
+            start,
+            limit,
+            skip: skip_header,
+            first: true,
+            stop: None,
+        }
     }
 
     /// Reads up to `BLOCK_RECORDS` records.
@@ -204,7 +226,9 @@ fn add_record(part: &mut Part, layout: &Layout, needed: usize, rec: &Record<'_>,
             Some(e) => s.elapsed_ms = Some(e),
             None => {
                 let shown = String::from_utf8_lossy(raw).into_owned();
-                part.warn(line, || format!("elapsed {shown:?} is not a whole number of milliseconds; the sample is skipped"));
+                part.warn(line, || {
+                    format!("elapsed {shown:?} is not a whole number of milliseconds; the sample is skipped")
+                });
                 return;
             }
         }

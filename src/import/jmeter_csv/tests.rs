@@ -6,7 +6,8 @@ use crate::import::{import_bytes, Format};
 const HEADER: &str = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
 
 fn row(ts: u64, elapsed: u64, label: &str, code: &str, ok: bool) -> String {
-    let q = |s: &str| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
+    let q =
+        |s: &str| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
     format!("{ts},{elapsed},{},{},OK,TG 1-1,text,{ok},,100,10,1,1,http://x,1,0,0", q(label), q(code))
 }
 
@@ -61,7 +62,8 @@ fn headerless_default_order() {
 
 #[test]
 fn bad_values_warn_with_their_line_and_never_panic() {
-    let text = format!("{HEADER}\n{}\n1,abc,x,200,OK,t,text,true,,1,1,1,1,u,1,0,0\nshort,row\n", row(5, 1, "x", "200", true));
+    let text =
+        format!("{HEADER}\n{}\n1,abc,x,200,OK,t,text,true,,1,1,1,1,u,1,0,0\nshort,row\n", row(5, 1, "x", "200", true));
     let imp = import_bytes("b.jtl", text.as_bytes()).unwrap();
     assert_eq!(txn(&imp.bundle.runs[0], "x").samples, Some(1));
     let w: Vec<String> = imp.warnings.iter().map(|w| w.to_string()).collect();
@@ -99,10 +101,16 @@ fn ranges_equal_one_pass(text: &str, n: usize) {
         }
         let mut parts: Vec<Part> = Vec::new();
         for (i, (s, e)) in bounds.iter().enumerate() {
-            let start = if i == 0 { 0 } else {
-                match first_record_start(*s, &bytes[(*s - 1) as usize..]) { Some(p) => p, None => bytes.len() as u64 }
+            let start = if i == 0 {
+                0
+            } else {
+                match first_record_start(*s, &bytes[(*s - 1) as usize..]) {
+                    Some(p) => p,
+                    None => bytes.len() as u64,
+                }
             };
-            let p = aggregate_range(&lay, &bytes[start as usize..], start, Some(*e), i == 0, &mut |_| {}).unwrap_or_default();
+            let p = aggregate_range(&lay, &bytes[start as usize..], start, Some(*e), i == 0, &mut |_| {})
+                .unwrap_or_default();
             parts.push(Part { start, ..p });
         }
         // Re-read any misaligned range from where the previous one stopped, as the driver does.
@@ -122,7 +130,12 @@ fn ranges_equal_one_pass(text: &str, n: usize) {
 fn byte_ranges_merge_to_the_one_pass_result_even_across_quoted_line_breaks() {
     let mut rows = vec![HEADER.to_string()];
     for i in 0..40u64 {
-        let label = match i % 4 { 0 => "plain", 1 => "with, comma", 2 => "multi\nline\n\"label\"", _ => "\n\nstarts with breaks" };
+        let label = match i % 4 {
+            0 => "plain",
+            1 => "with, comma",
+            2 => "multi\nline\n\"label\"",
+            _ => "\n\nstarts with breaks",
+        };
         rows.push(row(1000 + i * 10, i * 37 % 101, label, "200", i % 9 != 0));
     }
     let text = rows.join("\n") + "\n";
@@ -182,7 +195,13 @@ impl std::io::Read for Trickle<'_> {
 fn a_starved_range_reader_resumes_where_it_stopped() {
     let mut rows = vec![HEADER.to_string()];
     for i in 0..3_000u64 {
-        let label = match i % 5 { 0 => "plain", 1 => "with, comma", 2 => "multi\nline\n\"label\"", 3 => "", _ => "x" };
+        let label = match i % 5 {
+            0 => "plain",
+            1 => "with, comma",
+            2 => "multi\nline\n\"label\"",
+            3 => "",
+            _ => "x",
+        };
         rows.push(row(1000 + i * 10, i * 37 % 101, label, "200", i % 9 != 0));
         if i % 13 == 0 {
             rows.push(String::new());

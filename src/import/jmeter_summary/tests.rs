@@ -4,7 +4,8 @@
 use crate::bundle::Run;
 use crate::import::{import_bytes, Format, Imported};
 
-const AGG: &str = "Label,# Samples,Average,Median,90% Line,95% Line,99% Line,Min,Max,Error %,Throughput,Received KB/sec,Sent KB/sec";
+const AGG: &str =
+    "Label,# Samples,Average,Median,90% Line,95% Line,99% Line,Min,Max,Error %,Throughput,Received KB/sec,Sent KB/sec";
 
 fn txn<'a>(run: &'a Run, name: &str) -> &'a crate::bundle::Transaction {
     run.transactions.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no transaction {name:?}"))
@@ -27,12 +28,21 @@ fn one_report_with_total_row() {
     let run = &imp.bundle.runs[0];
     assert_eq!(run.id, "agg");
     let login = txn(run, "login");
-    assert_eq!((login.samples, login.errors, login.mean_ms, login.median_ms), (Some(200), Some(3), Some(12.0), Some(10.0)));
-    assert_eq!((login.p90_ms, login.p95_ms, login.p99_ms, login.min_ms, login.max_ms), (Some(20.0), Some(25.0), Some(40.0), Some(3.0), Some(90.0)));
+    assert_eq!(
+        (login.samples, login.errors, login.mean_ms, login.median_ms),
+        (Some(200), Some(3), Some(12.0), Some(10.0))
+    );
+    assert_eq!(
+        (login.p90_ms, login.p95_ms, login.p99_ms, login.min_ms, login.max_ms),
+        (Some(20.0), Some(25.0), Some(40.0), Some(3.0), Some(90.0))
+    );
     assert_eq!(login.throughput_per_s, Some(5.2));
     assert_eq!(txn(run, "search, fast").errors, Some(0));
     assert_eq!(run.transactions.len(), 2, "TOTAL is not a transaction");
-    assert_eq!((kpi(run, "Samples"), kpi(run, "Error rate"), kpi(run, "p95 response time")), (Some(300.0), Some(1.0), Some(24.0)));
+    assert_eq!(
+        (kpi(run, "Samples"), kpi(run, "Error rate"), kpi(run, "p95 response time")),
+        (Some(300.0), Some(1.0), Some(24.0))
+    );
     assert!(warnings(&imp).is_empty(), "{:?}", warnings(&imp));
 }
 
@@ -70,7 +80,10 @@ fn history_by_run_key_with_duplicates() {
     assert_eq!(runs[2].label, "Date 2022-01-27T05:32:14Z, Users 40");
     let w = warnings(&imp);
     assert!(w.contains(&"line 5: repeats line 4 (same run, same label \"a\"); line 4 is kept".to_string()), "{w:?}");
-    assert!(w.contains(&"line 6: has other figures than line 4 (same run, same label \"a\"); line 4 is kept".to_string()), "{w:?}");
+    assert!(
+        w.contains(&"line 6: has other figures than line 4 (same run, same label \"a\"); line 4 is kept".to_string()),
+        "{w:?}"
+    );
 }
 
 #[test]
@@ -80,9 +93,13 @@ fn histories_without_key_columns() {
     let imp = import_bytes("hist.csv", blocks.as_bytes()).unwrap();
     let runs = &imp.bundle.runs;
     assert_eq!(runs.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["hist-1", "hist-2"]);
-    assert_eq!((runs[0].transactions.len(), kpi(&runs[0], "Samples"), txn(&runs[1], "a").mean_ms), (2, Some(2.0), Some(7.0)));
+    assert_eq!(
+        (runs[0].transactions.len(), kpi(&runs[0], "Samples"), txn(&runs[1], "a").mean_ms),
+        (2, Some(2.0), Some(7.0))
+    );
     // Neither keys nor TOTAL rows: one run per row, with a warning.
-    let rows = format!("{AGG}\na,1,5,5,5,5,5,5,5,0.00%,1,1,1\nb,1,6,6,6,6,6,6,6,0.00%,1,1,1\na,1,7,7,7,7,7,7,7,0.00%,1,1,1\n");
+    let rows =
+        format!("{AGG}\na,1,5,5,5,5,5,5,5,0.00%,1,1,1\nb,1,6,6,6,6,6,6,6,0.00%,1,1,1\na,1,7,7,7,7,7,7,7,0.00%,1,1,1\n");
     let imp = import_bytes("rows.csv", rows.as_bytes()).unwrap();
     assert_eq!(imp.bundle.runs.len(), 3);
     assert!(warnings(&imp)[0].contains("each row is read as a run of its own"));

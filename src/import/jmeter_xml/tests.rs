@@ -65,7 +65,11 @@ fn xstream_form_samples_are_read_from_their_children() {
     assert_eq!((t.samples, t.errors, t.max_ms), (Some(1), Some(1), Some(100.0)));
     assert_eq!(run.start.as_deref(), Some("2015-05-13T08:36:42.173Z"));
     assert_eq!(run.errors[0].message, "500/<boom>");
-    assert!(warnings(&imp).iter().any(|w| w.starts_with("line 14: <other> elements carry no sample fields")), "{:?}", warnings(&imp));
+    assert!(
+        warnings(&imp).iter().any(|w| w.starts_with("line 14: <other> elements carry no sample fields")),
+        "{:?}",
+        warnings(&imp)
+    );
 }
 
 #[test]
@@ -73,7 +77,11 @@ fn cut_off_and_broken_files_keep_what_was_read_and_say_where() {
     let cut = format!("{HEAD}<httpSample t=\"5\" ts=\"1\" s=\"true\" lb=\"a\"/>\n<httpSample t=\"6\" ts=\"2\" s=\"true\" lb=\"a\">\n<responseData>partial");
     let imp = import_bytes("cut.jtl", cut.as_bytes()).unwrap();
     assert_eq!(txn(&imp.bundle.runs[0], "a").samples, Some(2));
-    assert!(warnings(&imp).iter().any(|w| w.starts_with("line 4: the file ends inside this sample")), "{:?}", warnings(&imp));
+    assert!(
+        warnings(&imp).iter().any(|w| w.starts_with("line 4: the file ends inside this sample")),
+        "{:?}",
+        warnings(&imp)
+    );
 
     let unclosed = format!("{HEAD}<httpSample t=\"5\" ts=\"1\" s=\"true\" lb=\"a\"/>\n");
     let imp = import_bytes("open.jtl", unclosed.as_bytes()).unwrap();
@@ -85,11 +93,18 @@ fn cut_off_and_broken_files_keep_what_was_read_and_say_where() {
     assert_eq!((txn(run, "a").samples, txn(run, "b").samples, run.transactions.len()), (Some(1), Some(1), 2));
     let w = warnings(&imp);
     assert!(w.iter().any(|w| w.starts_with("line 5: the XML cannot be read past here")), "{w:?}");
-    assert!(w.iter().any(|w| w.starts_with("line 4: the error cuts this sample off; it is counted from its attributes")), "{w:?}");
+    assert!(
+        w.iter().any(|w| w.starts_with("line 4: the error cuts this sample off; it is counted from its attributes")),
+        "{w:?}"
+    );
 
     let garbled = format!("{HEAD}<httpSample t=\"6\" lb=\"a\" <<x/>\n</testResults>");
     let imp = import_bytes("garbled.jtl", garbled.as_bytes()).unwrap();
-    assert!(warnings(&imp).iter().any(|w| w.starts_with("line 3: some attributes of this sample cannot be read")), "{:?}", warnings(&imp));
+    assert!(
+        warnings(&imp).iter().any(|w| w.starts_with("line 3: some attributes of this sample cannot be read")),
+        "{:?}",
+        warnings(&imp)
+    );
 
     let err = import_bytes("bad.jtl", format!("{HEAD}<httpSample t=\"5\" <<").as_bytes()).unwrap_err();
     assert_eq!((err.kind, err.line), (LoadErrorKind::Syntax, Some(3)));
@@ -105,7 +120,10 @@ fn bad_values_and_undecodable_bytes_warn_with_their_line() {
     let w = warnings(&imp);
     assert!(w.iter().any(|w| w.starts_with("line 3: elapsed time \"abc\"")), "{w:?}");
     assert!(w.iter().any(|w| w.starts_with("line 4: success \"maybe\"")), "{w:?}");
-    assert!(w.iter().any(|w| w.starts_with("line 4: label \"bad \u{FFFD} label\" has bytes that are not valid text")), "{w:?}");
+    assert!(
+        w.iter().any(|w| w.starts_with("line 4: label \"bad \u{FFFD} label\" has bytes that are not valid text")),
+        "{w:?}"
+    );
     assert_eq!(imp.bundle.runs[0].transactions.len(), 1);
 }
 

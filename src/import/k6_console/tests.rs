@@ -40,9 +40,15 @@ fn the_classic_layout_of_the_docs() {
     assert!(warnings.is_empty(), "{warnings:?}");
     let all = &run.transactions[0];
     assert_eq!(all.name, "All requests");
-    assert_eq!((all.samples, all.errors, all.mean_ms, all.min_ms, all.max_ms), (Some(180), Some(0), Some(144.56), Some(104.11), Some(1140.0)));
+    assert_eq!(
+        (all.samples, all.errors, all.mean_ms, all.min_ms, all.max_ms),
+        (Some(180), Some(0), Some(144.56), Some(104.11), Some(1140.0))
+    );
     assert_eq!((all.median_ms, all.p90_ms, all.p95_ms), (Some(110.47), Some(203.54), Some(215.95)));
-    assert_eq!((kpi(&run, "Checks passed"), kpi(&run, "Data received"), kpi(&run, "Mean iteration duration")), (Some(50.0), Some(1.3e6), Some(12_910.0)));
+    assert_eq!(
+        (kpi(&run, "Checks passed"), kpi(&run, "Data received"), kpi(&run, "Mean iteration duration")),
+        (Some(50.0), Some(1.3e6), Some(12_910.0))
+    );
     assert_eq!(run.errors[0].message, "check failed: Create resource - https://example.com/create::status equals 201");
     assert_eq!(run.errors[0].count, Some(45));
     // `✗ http_req_duration`: a threshold on it failed; the progress bar says 30 s.
@@ -60,11 +66,25 @@ fn the_grouped_layout_agrees_with_the_json_of_the_same_run() {
     for (t, j) in text.kpis.iter().zip(&json.kpis) {
         // Printed values are truncated to two decimals (times) or three digits (bytes).
         let tolerance = if t.unit == crate::bundle::Unit::Bytes { 0.01 * j.value } else { 0.01 };
-        assert!(t.name == j.name && (t.value - j.value).abs() <= tolerance, "{} {} vs {} {}", t.name, t.value, j.name, j.value);
+        assert!(
+            t.name == j.name && (t.value - j.value).abs() <= tolerance,
+            "{} {} vs {} {}",
+            t.name,
+            t.value,
+            j.name,
+            j.value
+        );
     }
     assert_eq!(text.status, RunStatus::Completed);
     let thresholds: Vec<&String> = text.notes.iter().filter(|n| n.starts_with("threshold")).collect();
-    assert_eq!(thresholds, ["threshold ✓ http_req_duration p(95)<1500", "threshold ✓ http_req_duration p(90)<2000", "threshold ✓ http_req_failed rate<0.01"]);
+    assert_eq!(
+        thresholds,
+        [
+            "threshold ✓ http_req_duration p(95)<1500",
+            "threshold ✓ http_req_duration p(90)<2000",
+            "threshold ✓ http_req_failed rate<0.01"
+        ]
+    );
 }
 
 #[test]
@@ -72,7 +92,15 @@ fn full_mode_sections_become_tagged_transactions() {
     let (_, run, warnings) = import("full.txt", &fixture("console-full-v1.txt"));
     assert!(warnings.is_empty(), "{warnings:?}");
     let names: Vec<&str> = run.transactions.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["custom_waiting_time", "custom_waiting_time {scenario:left}", "{scenario:left}", "{scenario:left,group:crocodiles results}"]);
+    assert_eq!(
+        names,
+        [
+            "custom_waiting_time",
+            "custom_waiting_time {scenario:left}",
+            "{scenario:left}",
+            "{scenario:left,group:crocodiles results}"
+        ]
+    );
     let left = &run.transactions[2];
     assert_eq!((left.samples, left.errors, left.mean_ms, left.p95_ms), (Some(40), Some(0), Some(134.17), Some(207.85)));
     // The totals come from TOTAL RESULTS only, not from the scenario's repeat of them.
@@ -105,12 +133,15 @@ fn hostile_console_text_never_panics() {
     assert_eq!(run.kpis.iter().map(|k| (k.name.as_str(), k.value)).collect::<Vec<_>>(), [("Max VUs", 2.0)]);
     let lines: Vec<&str> = imp.warnings.iter().map(|w| w.path.as_str()).collect();
     assert_eq!(lines, ["line 1", "line 2", "line 8", "line 10"]);
-    let e = crate::import::import("out.txt", &b"\xff\xfe\x00garbage\n"[..], Some(Format::K6Console), &mut |_, _| {}).unwrap_err();
+    let e = crate::import::import("out.txt", &b"\xff\xfe\x00garbage\n"[..], Some(Format::K6Console), &mut |_, _| {})
+        .unwrap_err();
     assert_eq!(e.kind, LoadErrorKind::Empty, "{e}");
     // A banner without a summary.
-    let e = import_bytes("out.txt", b"  execution: local\n     script: s.js\n  scenarios: (100.00%) 1 scenario\n").unwrap_err();
+    let e = import_bytes("out.txt", b"  execution: local\n     script: s.js\n  scenarios: (100.00%) 1 scenario\n")
+        .unwrap_err();
     assert_eq!(e.kind, LoadErrorKind::Empty);
-    let (_, run, warnings) = import("out.txt", "http_req_duration....: avg=1ms min=1ms\nhttp_reqs....: 2 x/s\n".as_bytes());
+    let (_, run, warnings) =
+        import("out.txt", "http_req_duration....: avg=1ms min=1ms\nhttp_reqs....: 2 x/s\n".as_bytes());
     assert_eq!(run.kpis.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["Mean response time"]);
     assert!(warnings.iter().any(|w| w.starts_with("line 2: the values of http_reqs cannot be read")), "{warnings:?}");
 }

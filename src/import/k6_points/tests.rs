@@ -20,15 +20,24 @@ fn the_docs_json_output_and_more_points() {
     let tools = txn(&run, "https://quickpizza.grafana.com/api/tools");
     assert_eq!((tools.samples, tools.errors, tools.mean_ms), (Some(1), Some(0), Some(459.865729)));
     let pizza = txn(&run, "GET /api/pizza");
-    assert_eq!((pizza.samples, pizza.min_ms, pizza.median_ms, pizza.max_ms), (Some(3), Some(98.5), Some(101.25), Some(120.0)));
+    assert_eq!(
+        (pizza.samples, pizza.min_ms, pizza.median_ms, pizza.max_ms),
+        (Some(3), Some(98.5), Some(101.25), Some(120.0))
+    );
     assert!((pizza.mean_ms.unwrap() - (101.25 + 98.5 + 120.0) / 3.0).abs() < 1e-12);
     let ratings = txn(&run, "POST /api/ratings");
     assert_eq!((ratings.samples, ratings.errors, ratings.mean_ms), (Some(2), Some(1), Some(125.65)));
     let vote = txn(&run, "vote_latency_ms");
     assert_eq!((vote.samples, vote.mean_ms, vote.note.as_deref()), (Some(2), Some(85.5), Some("custom trend")));
-    assert_eq!((kpi(&run, "Samples"), kpi(&run, "Checks passed"), kpi(&run, "Iterations")), (Some(6.0), Some(80.0), Some(2.0)));
+    assert_eq!(
+        (kpi(&run, "Samples"), kpi(&run, "Checks passed"), kpi(&run, "Iterations")),
+        (Some(6.0), Some(80.0), Some(2.0))
+    );
     assert!((kpi(&run, "Error rate").unwrap() - 100.0 / 6.0).abs() < 1e-12);
-    assert_eq!((kpi(&run, "Mean iteration duration"), kpi(&run, "Max VUs"), kpi(&run, "Data received")), (Some(1500.0), Some(10.0), Some(3000.0)));
+    assert_eq!(
+        (kpi(&run, "Mean iteration duration"), kpi(&run, "Max VUs"), kpi(&run, "Data received")),
+        (Some(1500.0), Some(10.0), Some(3000.0))
+    );
     assert_eq!((kpi(&run, "pizza_errors"), kpi(&run, "queue_depth")), (Some(1.0), Some(7.0)));
     assert!((kpi(&run, "success_rate").unwrap() - 200.0 / 3.0).abs() < 1e-12);
     let errors: Vec<(&str, Option<u64>)> = run.errors.iter().map(|e| (e.message.as_str(), e.count)).collect();
@@ -44,7 +53,11 @@ fn k6_v2_envelopes_and_a_tag_named_metric() {
     assert!(warnings.is_empty(), "{warnings:?}");
     let home = txn(&run, "home");
     assert_eq!((home.samples, home.min_ms, home.max_ms, home.errors), (Some(2), Some(12.5), Some(17.5), Some(0)));
-    assert_eq!(run.transactions.len(), 1, "the http_req_blocked point tagged metric=http_req_duration is not a request");
+    assert_eq!(
+        run.transactions.len(),
+        1,
+        "the http_req_blocked point tagged metric=http_req_duration is not a request"
+    );
 }
 
 /// Float durations that print exactly with k6's CSV `%f` (multiples of 1/8 ms).
@@ -61,7 +74,9 @@ fn naive(mut v: Vec<f64>, p: f64) -> f64 {
 #[test]
 fn the_same_points_as_json_and_csv_aggregate_exactly_and_identically() {
     let points = durations(20_000);
-    let mut json = String::from("{\"type\":\"Metric\",\"data\":{\"type\":\"trend\",\"contains\":\"time\"},\"metric\":\"http_req_duration\"}\n");
+    let mut json = String::from(
+        "{\"type\":\"Metric\",\"data\":{\"type\":\"trend\",\"contains\":\"time\"},\"metric\":\"http_req_duration\"}\n",
+    );
     let mut csv = String::from("metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata\n");
     for (i, (name, ms)) in points.iter().enumerate() {
         let t = 1_700_000_000 + i as u64 / 100;
@@ -69,7 +84,9 @@ fn the_same_points_as_json_and_csv_aggregate_exactly_and_identically() {
             "{{\"type\":\"Point\",\"data\":{{\"time\":\"{}\",\"value\":{ms},\"tags\":{{\"name\":\"{name}\",\"status\":\"200\",\"expected_response\":\"true\"}}}},\"metric\":\"http_req_duration\"}}\n",
             crate::import::civil::iso_utc(t as i64 * 1000)
         ));
-        csv.push_str(&format!("http_req_duration,{t},{ms:.6},,,,true,,GET,{name},HTTP/1.1,default,,200,,,http://x/{name},,\n"));
+        csv.push_str(&format!(
+            "http_req_duration,{t},{ms:.6},,,,true,,GET,{name},HTTP/1.1,default,,200,,,http://x/{name},,\n"
+        ));
     }
     let (fj, from_json, wj) = import("k6.json", json.as_bytes());
     let (fc, from_csv, wc) = import("k6.csv", csv.as_bytes());
@@ -112,7 +129,13 @@ fn raw_points_agree_with_a_k6_summary_export_of_them() {
     let stat = |p: f64| k6_percentile(&sorted, p);
     let export = format!(
         r#"{{"metrics":{{"http_req_duration":{{"avg":{},"min":{},"med":{},"max":{},"p(90)":{},"p(95)":{},"p(99)":{},"count":{n}}}}},"root_group":{{}}}}"#,
-        sorted.iter().sum::<f64>() / n, sorted[0], stat(0.5), sorted[sorted.len() - 1], stat(0.9), stat(0.95), stat(0.99)
+        sorted.iter().sum::<f64>() / n,
+        sorted[0],
+        stat(0.5),
+        sorted[sorted.len() - 1],
+        stat(0.9),
+        stat(0.95),
+        stat(0.99)
     );
     let (_, raw, _) = import("k6.json", ndjson.as_bytes());
     let (_, summary, _) = import("export.json", export.as_bytes());
@@ -134,7 +157,13 @@ fn raw_points_agree_with_a_k6_summary_export_of_them() {
 #[test]
 fn k6_timestamp_formats() {
     let want = Some(1_633_706_790_123);
-    for t in ["1633706790123", "1633706790123456", "1633706790123456789", "2021-10-08T15:26:30.123Z", "2021-10-08T17:26:30.123456789+02:00"] {
+    for t in [
+        "1633706790123",
+        "1633706790123456",
+        "1633706790123456789",
+        "2021-10-08T15:26:30.123Z",
+        "2021-10-08T17:26:30.123456789+02:00",
+    ] {
         assert_eq!(parse_time(t), want, "{t}");
     }
     assert_eq!(parse_time("1633706790"), Some(1_633_706_790_000));
@@ -187,7 +216,10 @@ fn hostile_points_are_warned_about_and_skipped() {
     let (_, run, warnings) = import("k6.json", json.as_bytes());
     assert_eq!(txn(&run, "a").samples, Some(1));
     assert_eq!(warnings.len(), 6, "{warnings:?}");
-    for (bytes, name) in [(&b"metric_name,timestamp,metric_value\n"[..], "k6.csv"), (b"{\"type\":\"Metric\",\"data\":{\"type\":\"trend\"},\"metric\":\"x\"}\n", "k6.json")] {
+    for (bytes, name) in [
+        (&b"metric_name,timestamp,metric_value\n"[..], "k6.csv"),
+        (b"{\"type\":\"Metric\",\"data\":{\"type\":\"trend\"},\"metric\":\"x\"}\n", "k6.json"),
+    ] {
         assert_eq!(import_bytes(name, bytes).unwrap_err().kind, LoadErrorKind::Empty);
     }
 }

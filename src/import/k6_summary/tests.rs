@@ -38,9 +38,15 @@ fn one_run_in_three_shapes_gives_the_same_figures() {
     assert_eq!(plain(&hs), plain(&ex));
     assert_eq!(plain(&hs), plain(&mr));
     // The values of the fixture (see its README): 45 requests, 6.56109/s, mean 140.3642 ms.
-    assert_eq!((kpi(&hs, "Samples"), kpi(&hs, "Throughput"), kpi(&hs, "Mean response time")), (Some(45.0), Some(6.56109), Some(140.3642)));
+    assert_eq!(
+        (kpi(&hs, "Samples"), kpi(&hs, "Throughput"), kpi(&hs, "Mean response time")),
+        (Some(45.0), Some(6.56109), Some(140.3642))
+    );
     let all = txn(&hs, "All requests");
-    assert_eq!((all.samples, all.errors, all.median_ms, all.p90_ms, all.p99_ms), (Some(45), Some(0), Some(140.9601), Some(146.8813), None));
+    assert_eq!(
+        (all.samples, all.errors, all.median_ms, all.p90_ms, all.p99_ms),
+        (Some(45), Some(0), Some(140.9601), Some(146.8813), None)
+    );
     assert_eq!(hs.dimensions.get("users").map(String::as_str), Some("1"));
     assert_eq!(hs.status, RunStatus::Completed);
     // The machine-readable summary says when it was written: the end; start = end − duration.
@@ -52,7 +58,9 @@ fn one_run_in_three_shapes_gives_the_same_figures() {
 #[test]
 fn the_exports_threshold_flag_means_failed() {
     let export = |flag: bool| {
-        format!(r#"{{"root_group":{{"groups":{{}},"checks":{{}}}},"metrics":{{"http_reqs":{{"count":3,"rate":3,"thresholds":{{"rate<100":{flag}}}}}}}}}"#)
+        format!(
+            r#"{{"root_group":{{"groups":{{}},"checks":{{}}}},"metrics":{{"http_reqs":{{"count":3,"rate":3,"thresholds":{{"rate<100":{flag}}}}}}}}}"#
+        )
     };
     let (_, failed) = run_of("e.json", export(true).as_bytes());
     assert_eq!(failed.status, RunStatus::Failed);
@@ -90,7 +98,10 @@ fn tagged_sub_metrics_and_custom_trends_become_transactions() {
     let names: Vec<&str> = run.transactions.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["home {method:GET}", "login", "https://x.test:8443/a?b=1", "vote_latency_ms"]);
     let login = txn(&run, "login");
-    assert_eq!((login.samples, login.errors, login.throughput_run_per_s, login.median_ms), (Some(10), Some(3), Some(2.5), Some(75.0)));
+    assert_eq!(
+        (login.samples, login.errors, login.throughput_run_per_s, login.median_ms),
+        (Some(10), Some(3), Some(2.5), Some(75.0))
+    );
     // Custom summaryTrendStats: p(99.9) is kept by its name, p(90) is absent.
     assert_eq!((login.percentiles.get("p99.9"), login.p90_ms), (Some(&120.0), None));
     assert_eq!(txn(&run, "vote_latency_ms").percentiles.get("p99.9"), Some(&70.0));
@@ -105,10 +116,17 @@ fn tagged_sub_metrics_and_custom_trends_become_transactions() {
 fn the_docs_reference_example_reads_with_its_failed_thresholds() {
     let (_, run) = run_of("raw-data.json", &fixture("handlesummary-docs-reference.json"));
     let t = txn(&run, "{staticAsset:yes}");
-    assert_eq!((t.min_ms, t.max_ms, t.percentiles.get("p99.99")), (Some(135.092841), Some(846.198634), Some(&846.1973802197999)));
+    assert_eq!(
+        (t.min_ms, t.max_ms, t.percentiles.get("p99.99")),
+        (Some(135.092841), Some(846.198634), Some(&846.1973802197999))
+    );
     assert_eq!(run.status, RunStatus::Failed);
     let reason = run.status_reason.unwrap();
-    assert!(reason.contains("http_req_duration p(95)<500") && reason.contains("http_req_duration{staticAsset:yes} p(99)<250"), "{reason}");
+    assert!(
+        reason.contains("http_req_duration p(95)<500")
+            && reason.contains("http_req_duration{staticAsset:yes} p(99)<250"),
+        "{reason}"
+    );
     assert!((run.duration_s.unwrap() - 30.898965069).abs() < 1e-9);
 }
 
@@ -120,12 +138,16 @@ fn failing_checks_in_groups_are_errors() {
         {"name":"check2","path":"::child::check2","passes":5,"fails":10}]}],"checks":[]}}"#;
     let (_, run) = run_of("s.json", hs.as_bytes());
     assert_eq!(kpi(&run, "Checks passed"), Some(75.0));
-    assert_eq!(run.errors.iter().map(|e| (e.message.as_str(), e.count)).collect::<Vec<_>>(), [("check failed: child::check2", Some(10))]);
+    assert_eq!(
+        run.errors.iter().map(|e| (e.message.as_str(), e.count)).collect::<Vec<_>>(),
+        [("check failed: child::check2", Some(10))]
+    );
 }
 
 #[test]
 fn a_script_written_summary_is_refused_with_the_reason() {
-    let e = import_bytes("summary.json", br#"{"vus_max": 20, "iterations": 9, "latency_ms": {"p95": "302.10"}}"#).unwrap_err();
+    let e = import_bytes("summary.json", br#"{"vus_max": 20, "iterations": 9, "latency_ms": {"p95": "302.10"}}"#)
+        .unwrap_err();
     // One k6-looking key is not enough to call a JSON a k6 summary.
     assert_eq!(import_bytes("x.json", br#"{"iterations": 9}"#).unwrap_err().kind, LoadErrorKind::UnknownFormat);
     assert_eq!(e.kind, LoadErrorKind::Unsupported);
@@ -137,7 +159,10 @@ fn hostile_summaries_fail_cleanly() {
     let cases: [(&[u8], LoadErrorKind); 5] = [
         (br#"{"metrics": {"http_reqs": {"type": "counter", "values": {"count": 3"#, LoadErrorKind::Syntax),
         (br#"{"metrics": [1, 2], "state": {"testRunDurationMs": 1}}"#, LoadErrorKind::UnknownFormat),
-        (br#"{"metrics": {"http_reqs": {"type":"counter","contains":"default","values":{"count":1e999}}}}"#, LoadErrorKind::Syntax),
+        (
+            br#"{"metrics": {"http_reqs": {"type":"counter","contains":"default","values":{"count":1e999}}}}"#,
+            LoadErrorKind::Syntax,
+        ),
         (br#"{"metrics": {}, "state": {"testRunDurationMs": 1}}"#, LoadErrorKind::Empty),
         (br#"{"metrics": {"vus": {"type":"gauge","contains":"x"}}, "root_group": {}}"#, LoadErrorKind::Empty),
     ];

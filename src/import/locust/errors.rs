@@ -42,7 +42,10 @@ fn finish(ctx: &Ctx, mut run: Run, kpi: &str, what: &str) -> Run {
 
 /// Imports `_failures.csv`.
 pub fn import_failures(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
-    let check = |c: &Cols| (c.error.is_none() || c.occurrences.is_none()).then_some("the first line is not a Locust failures header (it needs Error and Occurrences)");
+    let check = |c: &Cols| {
+        (c.error.is_none() || c.occurrences.is_none())
+            .then_some("the first line is not a Locust failures header (it needs Error and Occurrences)")
+    };
     let (c, rows) = read_rows(ctx, input, check)?;
     let mut run = file_run(ctx);
     for row in &rows {
@@ -76,7 +79,10 @@ fn traceback_tail(tb: &str) -> Option<String> {
 
 /// Imports `_exceptions.csv`.
 pub fn import_exceptions(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
-    let check = |c: &Cols| (c.message.is_none() || c.count.is_none()).then_some("the first line is not a Locust exceptions header (it needs Count and Message)");
+    let check = |c: &Cols| {
+        (c.message.is_none() || c.count.is_none())
+            .then_some("the first line is not a Locust exceptions header (it needs Count and Message)")
+    };
     let (c, rows) = read_rows(ctx, input, check)?;
     let mut run = file_run(ctx);
     for row in &rows {

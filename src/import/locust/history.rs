@@ -22,7 +22,8 @@ use std::io::BufRead;
 
 /// Content detection: a header with Timestamp, Name and User Count or Requests/s.
 pub fn detect(h: &Head) -> bool {
-    Cols::from_head(h).is_some_and(|c| c.timestamp.is_some() && c.name.is_some() && (c.users.is_some() || c.rps.is_some()))
+    Cols::from_head(h)
+        .is_some_and(|c| c.timestamp.is_some() && c.name.is_some() && (c.users.is_some() || c.rps.is_some()))
 }
 
 /// The percentiles charted over time.
@@ -61,7 +62,10 @@ struct State {
 impl State {
     fn add(&mut self, ctx: &mut Ctx, c: &Cols, charted: &[(usize, f64)], row: Row) {
         let Some(t) = time_ms(row.get(c.timestamp)) else {
-            ctx.warn(format!("line {}", row.line), format!("timestamp {:?} is not a time; the row is skipped", row.get(c.timestamp).unwrap_or("")));
+            ctx.warn(
+                format!("line {}", row.line),
+                format!("timestamp {:?} is not a time; the row is skipped", row.get(c.timestamp).unwrap_or("")),
+            );
             return;
         };
         self.window = Some(self.window.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
@@ -74,13 +78,20 @@ impl State {
         }
         let rps = row.num(ctx, c.rps, "requests/s");
         let fps = row.num(ctx, c.fps, "failures/s");
-        let pcts: Vec<Option<f64>> = charted.iter().map(|(col, p)| row.num(ctx, Some(*col), &format!("{p}%"))).collect();
+        let pcts: Vec<Option<f64>> =
+            charted.iter().map(|(col, p)| row.num(ctx, Some(*col), &format!("{p}%"))).collect();
         let i = match self.by_name.get(&name) {
             Some(i) => *i,
             None => {
                 let points = charted.iter().map(|(_, p)| (*p, Points::default())).collect();
                 self.by_name.insert(name.clone(), self.tracks.len());
-                self.tracks.push(Track { name, rps: Points::default(), fps: Points::default(), pcts: points, last: (t, Row { line: 0, fields: vec![] }) });
+                self.tracks.push(Track {
+                    name,
+                    rps: Points::default(),
+                    fps: Points::default(),
+                    pcts: points,
+                    last: (t, Row { line: 0, fields: vec![] }),
+                });
                 self.tracks.len() - 1
             }
         };
@@ -98,15 +109,23 @@ impl State {
 
 /// Imports a stats history file.
 pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
-    let check = |c: &Cols| (c.timestamp.is_none() || c.name.is_none()).then_some("the first line is not a Locust stats history header (it needs Timestamp and Name)");
+    let check = |c: &Cols| {
+        (c.timestamp.is_none() || c.name.is_none())
+            .then_some("the first line is not a Locust stats history header (it needs Timestamp and Name)")
+    };
     let mut state = State::default();
     let mut charted: Option<Vec<(usize, f64)>> = None;
     let (c, rows) = for_each_row(ctx, input, check, |ctx, c, row| {
-        let charted = charted.get_or_insert_with(|| c.pcts.iter().copied().filter(|(_, p)| CHARTED.contains(p)).collect());
+        let charted =
+            charted.get_or_insert_with(|| c.pcts.iter().copied().filter(|(_, p)| CHARTED.contains(p)).collect());
         state.add(ctx, c, charted, row);
     })?;
     let Some((start, end)) = state.window else {
-        return Err(ctx.error(LoadErrorKind::Empty, None, "the file has a Locust history header but no rows with a time"));
+        return Err(ctx.error(
+            LoadErrorKind::Empty,
+            None,
+            "the file has a Locust history header but no rows with a time",
+        ));
     };
     let full_history = state.tracks.iter().any(|t| t.name != "locust");
     let window = if full_history {
@@ -128,7 +147,8 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
             let mut total = transaction(ctx, row, &c, false);
             let span_s = (track.last.0 - track.rps.first_ms().unwrap_or(start)) as f64 / 1000.0;
             total.throughput_per_s = total.samples.filter(|_| span_s > 0.0).map(|n| n as f64 / span_s);
-            run.kpis = total_kpis(&total, "requests counted in the last history row over the history's first to last row");
+            run.kpis =
+                total_kpis(&total, "requests counted in the last history row over the history's first to last row");
         } else {
             let mut t = transaction(ctx, row, &c, false);
             t.note = Some(format!("Totals from the last history row. {COARSE_NOTE}"));
@@ -147,7 +167,11 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
     run.notes.push(format!(
         "{rows} history rows from Locust's {}: series per {}.",
         crate::import::names::file_name(ctx.source),
-        if full_history { "request name and for the total (service \"locust\")" } else { "interval for the total (service \"locust\")" }
+        if full_history {
+            "request name and for the total (service \"locust\")"
+        } else {
+            "interval for the total (service \"locust\")"
+        }
     ));
     Ok(run)
 }

@@ -9,7 +9,10 @@ fn imp(name: &str, text: &str) -> Imported {
 }
 
 fn txn<'a>(run: &'a Run, name: &str) -> &'a Transaction {
-    run.transactions.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no transaction {name:?} in {:?}", run.transactions))
+    run.transactions
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no transaction {name:?} in {:?}", run.transactions))
 }
 
 fn kpi(run: &Run, name: &str) -> f64 {
@@ -26,9 +29,15 @@ POST,/never,0,0,0,0.0,0,0,0,0.0,0.0,N/A,N/A,N/A,N/A\n\
     assert_eq!(i.format, Format::LocustStats);
     let run = &i.bundle.runs[0];
     let x = txn(run, "GET /x");
-    assert_eq!((x.samples, x.errors, x.mean_ms, x.median_ms, x.min_ms, x.max_ms), (Some(10), Some(2), Some(130.5), Some(120.0), Some(100.0), Some(200.0)));
+    assert_eq!(
+        (x.samples, x.errors, x.mean_ms, x.median_ms, x.min_ms, x.max_ms),
+        (Some(10), Some(2), Some(130.5), Some(120.0), Some(100.0), Some(200.0))
+    );
     assert_eq!((x.p90_ms, x.p95_ms, x.p99_ms, x.throughput_per_s), (None, None, None, Some(1.5)));
-    assert_eq!(x.percentiles.iter().map(|(k, v)| (k.as_str(), *v)).collect::<Vec<_>>(), vec![("p100", 200.0), ("p75", 150.0), ("p99.9", 200.0)]);
+    assert_eq!(
+        x.percentiles.iter().map(|(k, v)| (k.as_str(), *v)).collect::<Vec<_>>(),
+        vec![("p100", 200.0), ("p75", 150.0), ("p99.9", 200.0)]
+    );
     let never = txn(run, "POST /never");
     assert!(never.percentiles.is_empty() && never.p99_ms.is_none(), "N/A is missing: {never:?}");
     assert_eq!(run.transactions.len(), 2, "the Aggregated row is not a transaction");
@@ -45,7 +54,10 @@ fn names_before_the_2020_rename_and_blank_lines() {
     let i = imp("old_stats.csv", text);
     let run = &i.bundle.runs[0];
     let a = txn(run, "GET /a");
-    assert_eq!((a.samples, a.errors, a.p90_ms, a.p95_ms, a.p99_ms), (Some(4), Some(1), Some(80.0), Some(90.0), Some(90.0)));
+    assert_eq!(
+        (a.samples, a.errors, a.p90_ms, a.p95_ms, a.p99_ms),
+        (Some(4), Some(1), Some(80.0), Some(90.0), Some(90.0))
+    );
     assert_eq!(a.percentiles.get("p99.999"), Some(&90.0));
     assert_eq!(kpi(run, "Error rate"), 25.0);
     assert_eq!(run.transactions.len(), 1, "'None','Total' is the old total row");
@@ -70,9 +82,14 @@ fn history_gives_series_totals_and_the_run_window() {
     let run = &i.bundle.runs[0];
     assert_eq!((run.start.as_deref(), run.duration_s), (Some("2023-11-14T22:13:20Z"), Some(10.0)));
     assert_eq!(run.dimensions.get("users").map(String::as_str), Some("20"));
-    let res = |m: &str| run.resources.iter().find(|r| r.service == "locust" && r.metric == m).unwrap_or_else(|| panic!("no {m}"));
+    let res = |m: &str| {
+        run.resources.iter().find(|r| r.service == "locust" && r.metric == m).unwrap_or_else(|| panic!("no {m}"))
+    };
     let users = res("users");
-    assert_eq!((users.unit, users.peak, users.series.as_ref().map(|s| s.t_s.clone())), (Unit::Count, Some(20.0), Some(vec![0.0, 5.0, 10.0])));
+    assert_eq!(
+        (users.unit, users.peak, users.series.as_ref().map(|s| s.t_s.clone())),
+        (Unit::Count, Some(20.0), Some(vec![0.0, 5.0, 10.0]))
+    );
     let p95 = res("response time p95");
     assert_eq!((p95.unit, p95.peak, p95.min), (Unit::Ms, Some(300.0), Some(150.0)));
     assert_eq!(p95.series.as_ref().map(|s| s.t_s.clone()), Some(vec![5.0, 10.0]), "N/A rows have no value");
@@ -88,13 +105,19 @@ fn failures_and_exceptions_become_errors() {
     assert_eq!(i.format, Format::LocustFailures);
     let run = &i.bundle.runs[0];
     assert_eq!(run.errors[0].message, "GET /x: HTTPError('500 Server Error: boom, really')");
-    assert_eq!((run.errors[0].count, run.errors[1].message.as_str()), (Some(7), "Custom: ZeroDivisionError('division by zero')"));
+    assert_eq!(
+        (run.errors[0].count, run.errors[1].message.as_str()),
+        (Some(7), "Custom: ZeroDivisionError('division by zero')")
+    );
     assert_eq!(kpi(run, "Failures"), 9.0);
     let e = "Count,Message,Traceback,Nodes\n3,\"ValueError('x')\",\"Traceback (most recent call last):\n  File \"\"locustfile.py\"\", line 9, in t\n    raise ValueError('x')\n\",\"worker-1, worker-2\"\n";
     let i = imp("run_exceptions.csv", e);
     assert_eq!(i.format, Format::LocustExceptions);
     let err = &i.bundle.runs[0].errors[0];
-    assert_eq!((err.message.as_str(), err.count, err.services.clone()), ("ValueError('x')", Some(3), vec!["worker-1".to_string(), "worker-2".to_string()]));
+    assert_eq!(
+        (err.message.as_str(), err.count, err.services.clone()),
+        ("ValueError('x')", Some(3), vec!["worker-1".to_string(), "worker-2".to_string()])
+    );
     assert!(err.note.as_deref().is_some_and(|n| n.ends_with("raise ValueError('x')")), "{:?}", err.note);
     let none = imp("x_failures.csv", "Method,Name,Error,Occurrences\n");
     assert_eq!(kpi(&none.bundle.runs[0], "Failures"), 0.0, "no failures is a result");

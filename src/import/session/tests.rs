@@ -7,8 +7,22 @@ fn file(id: &str, t: bool, r: bool, i: bool) -> Bundle {
     let run = Run {
         id: id.into(),
         label: id.into(),
-        transactions: if t { vec![Transaction { name: format!("{id}-tx"), samples: Some(1), ..Default::default() }] } else { vec![] },
-        resources: if r { vec![Resource { service: format!("{id}-svc"), metric: "cpu".into(), unit: Unit::Percent, peak: Some(1.0), ..Default::default() }] } else { vec![] },
+        transactions: if t {
+            vec![Transaction { name: format!("{id}-tx"), samples: Some(1), ..Default::default() }]
+        } else {
+            vec![]
+        },
+        resources: if r {
+            vec![Resource {
+                service: format!("{id}-svc"),
+                metric: "cpu".into(),
+                unit: Unit::Percent,
+                peak: Some(1.0),
+                ..Default::default()
+            }]
+        } else {
+            vec![]
+        },
         indices: if i { vec![IndexStats { index: format!("{id}-idx"), ..Default::default() }] } else { vec![] },
         ..Default::default()
     };
@@ -31,7 +45,10 @@ fn files_dropped_together_form_one_run_unless_they_are_of_one_kind() {
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(bundle.runs.len(), 3);
     let merged = &bundle.runs[0];
-    assert_eq!((merged.id.as_str(), merged.transactions.len(), merged.resources.len(), merged.indices.len()), ("poppy-20u", 1, 1, 1));
+    assert_eq!(
+        (merged.id.as_str(), merged.transactions.len(), merged.resources.len(), merged.indices.len()),
+        ("poppy-20u", 1, 1, 1)
+    );
 }
 
 #[test]

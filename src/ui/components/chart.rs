@@ -127,7 +127,11 @@ fn download_image(id: &str, format: &str, file_name: &str) {
 }
 
 fn grid_colour(dark: bool) -> &'static str {
-    if dark { "#3b4252" } else { "#e4e7eb" }
+    if dark {
+        "#3b4252"
+    } else {
+        "#e4e7eb"
+    }
 }
 
 /// An axis in the current theme's colours, titled.
@@ -176,7 +180,9 @@ pub fn bars_per_run(rows: &[&crate::analysis::Row], names: &[String], labels: &[
         }
         let label = text(label);
         if horizontal {
-            fig.add_trace(json!({"type": "bar", "x": vals, "y": names, "orientation": Orientation::Horizontal, "name": label}));
+            fig.add_trace(
+                json!({"type": "bar", "x": vals, "y": names, "orientation": Orientation::Horizontal, "name": label}),
+            );
         } else {
             fig.add_trace(json!({"type": "bar", "x": names, "y": vals, "name": label}));
         }
@@ -187,7 +193,9 @@ pub fn bars_per_run(rows: &[&crate::analysis::Row], names: &[String], labels: &[
 /// What a chart left out to stay readable and fast, or `None`: "Showing 40 of 120 services and
 /// 40 of 45 runs."
 pub fn cut_note(categories: (usize, usize, &str), traces: (usize, usize, &str)) -> Option<String> {
-    let part = |(n, max, what): (usize, usize, &str)| (n > max).then(|| format!("{max} of {} {what}", crate::format::number(n as f64)));
+    let part = |(n, max, what): (usize, usize, &str)| {
+        (n > max).then(|| format!("{max} of {} {what}", crate::format::number(n as f64)))
+    };
     match (part(categories), part(traces)) {
         (None, None) => None,
         (Some(a), Some(b)) => Some(format!("Showing {a} and {b}; the table has them all.")),
@@ -216,8 +224,7 @@ pub fn Chart<F>(
     /// Accessible description of what the chart shows.
     #[prop(into)]
     label: String,
-    #[prop(default = 360)]
-    height: u32,
+    #[prop(default = 360)] height: u32,
     /// File name (without extension) of PNG/SVG downloads.
     #[prop(default = "runlens-chart")]
     file_name: &'static str,

@@ -22,7 +22,13 @@ pub fn ImportPanel() -> impl IntoView {
     let counts = move || {
         state.session.with(|s| {
             let runs = s.runs.len();
-            format!("{} file{} into {} run{}", s.files.len(), if s.files.len() == 1 { "" } else { "s" }, runs, if runs == 1 { "" } else { "s" })
+            format!(
+                "{} file{} into {} run{}",
+                s.files.len(),
+                if s.files.len() == 1 { "" } else { "s" },
+                runs,
+                if runs == 1 { "" } else { "s" }
+            )
         })
     };
     let runs = move || {
@@ -136,4 +142,3 @@ pub fn ImportPanel() -> impl IntoView {
         }.into_any())}
     }
 }
-

@@ -6,7 +6,8 @@ use leptos::prelude::*;
 #[component]
 pub fn RunPicker() -> impl IntoView {
     let state = crate::ui::use_app_state();
-    let runs = move || state.workspace.with(|w| w.all_runs().map(|r| (r.id.clone(), r.label.clone())).collect::<Vec<_>>());
+    let runs =
+        move || state.workspace.with(|w| w.all_runs().map(|r| (r.id.clone(), r.label.clone())).collect::<Vec<_>>());
     let base = move || state.selected.get().first().cloned().unwrap_or_default();
     // A new baseline takes the old one's place; if it was a candidate, the two swap.
     let set_base = move |id: String| {
@@ -18,7 +19,9 @@ pub fn RunPicker() -> impl IntoView {
         }
         if ids.len() == 1 {
             // keep a candidate if there is another run
-            if let Some(other) = state.workspace.with_untracked(|w| w.all_runs().map(|r| r.id.clone()).find(|x| *x != ids[0])) {
+            if let Some(other) =
+                state.workspace.with_untracked(|w| w.all_runs().map(|r| r.id.clone()).find(|x| *x != ids[0]))
+            {
                 ids.push(other);
             }
         }

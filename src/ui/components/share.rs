@@ -1,11 +1,11 @@
 //! Copy link / copy embed snippet / export the workspace as one bundle.
 
 use crate::bundle::BundleRef;
-use crate::ui::{browser, writer};
-use crate::wire::write::RequestRef;
 use crate::ui::show::shown;
 use crate::ui::state::NoticeKind;
+use crate::ui::{browser, writer};
 use crate::urlstate::UrlState;
+use crate::wire::write::RequestRef;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -32,7 +32,8 @@ async fn link(state: crate::ui::AppState, embed: bool) -> Result<String, String>
     let query = UrlState { src: vec![], ..url }.to_query();
     let ids = state.selected.get_untracked();
     let link_of = |b: Option<BundleRef>| b.map(|bundle| writer::request(&RequestRef::Link { bundle }));
-    let (whole, compared) = state.workspace.with_untracked(|w| (link_of(w.to_bundle_ref()), link_of(w.subset_bundle_ref(&ids))));
+    let (whole, compared) =
+        state.workspace.with_untracked(|w| (link_of(w.to_bundle_ref()), link_of(w.subset_bundle_ref(&ids))));
     let mut last_size = 0;
     // The whole workspace first; the compared runs when it is too large for a link.
     for request in [whole, compared].into_iter().flatten() {
@@ -58,7 +59,11 @@ pub fn ShareButtons() -> impl IntoView {
             if browser::copy_text(&text).await {
                 state.notify(NoticeKind::Info, format!("{what} copied to the clipboard."), vec![]);
             } else {
-                state.notify(NoticeKind::Warning, format!("The browser did not allow copying; here is the {what}:"), vec![text]);
+                state.notify(
+                    NoticeKind::Warning,
+                    format!("The browser did not allow copying; here is the {what}:"),
+                    vec![text],
+                );
             }
         });
     };
@@ -79,7 +84,9 @@ pub fn ShareButtons() -> impl IntoView {
         });
     };
     let export = move |_| {
-        let request = state.workspace.with(|w| w.to_bundle_ref().map(|b| writer::request(&RequestRef::Json { bundles: vec![b], pretty: true })));
+        let request = state
+            .workspace
+            .with(|w| w.to_bundle_ref().map(|b| writer::request(&RequestRef::Json { bundles: vec![b], pretty: true })));
         let Some(request) = request else { return };
         spawn_local(async move {
             match writer::json(request).await.map(|mut texts| texts.pop()) {

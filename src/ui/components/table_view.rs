@@ -6,8 +6,8 @@
 use super::verdict_class;
 use crate::tables::{to_confluence, to_csv, to_markdown, Table};
 use crate::ui::browser;
-use crate::ui::state::NoticeKind;
 use crate::ui::show::shown;
+use crate::ui::state::NoticeKind;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -161,7 +161,11 @@ fn ExportMenu(table: Signal<Table>) -> impl IntoView {
             if browser::copy_text(&text).await {
                 state.notify(NoticeKind::Info, format!("Table copied as {kind}."), vec![]);
             } else {
-                state.notify(NoticeKind::Warning, format!("The browser did not allow copying; the {kind} is below."), vec![text]);
+                state.notify(
+                    NoticeKind::Warning,
+                    format!("The browser did not allow copying; the {kind} is below."),
+                    vec![text],
+                );
             }
         });
     };

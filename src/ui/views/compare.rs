@@ -15,7 +15,9 @@ pub fn Compare() -> impl IntoView {
     let filter = row_filter(state);
     let by_change = by_change(state);
     let present = Memo::new(move |_| {
-        state.rows.with(|rows| Section::ALL.iter().copied().filter(|s| rows.iter().any(|r| r.section == *s)).collect::<Vec<_>>())
+        state.rows.with(|rows| {
+            Section::ALL.iter().copied().filter(|s| rows.iter().any(|r| r.section == *s)).collect::<Vec<_>>()
+        })
     });
     view! {
         <div class="compare">

@@ -11,9 +11,7 @@ use leptos::prelude::*;
 pub fn Config() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let changed_only = RwSignal::new(false);
-    let diff = crate::ui::derived(move |_| {
-        state.runs.with(|runs| config_diff(&crate::ui::refs(runs)))
-    });
+    let diff = crate::ui::derived(move |_| state.runs.with(|runs| config_diff(&crate::ui::refs(runs))));
     let table = move |group: &'static str| {
         crate::ui::derived(move |_| {
             let labels = state.labels.get();

@@ -4,8 +4,8 @@
 use crate::bundle::Run;
 use crate::model::Family;
 use crate::tables::{RowFilter, BY_CHANGE, METHOD};
-use crate::ui::AppState;
 use crate::ui::show::{shown, shown_or};
+use crate::ui::AppState;
 use crate::urlstate::{ThresholdParams, SORT_BY_CHANGE};
 use leptos::prelude::*;
 

@@ -14,7 +14,8 @@ fn neighbour(arrow: &'static str, side: &'static str, c: Option<Cell>, row: &Row
     let d = delta_text(&c, &row.spec)?;
     let class = format!("delta {} {}", verdict_class(c.verdict), d.arrow());
     let title = format!("against the cell {side}: {}", c.reason(&row.spec));
-    let word = if matches!(d, crate::tables::DeltaText::Label(_)) { String::new() } else { format!(" {}", c.verdict.label()) };
+    let word =
+        if matches!(d, crate::tables::DeltaText::Label(_)) { String::new() } else { format!(" {}", c.verdict.label()) };
     Some(view! { <span class=class title=title>{format!("{arrow} {}{word}", d.render())}</span> })
 }
 
@@ -40,7 +41,11 @@ pub fn GridPanel() -> impl IntoView {
         let th = state.thresholds.get();
         let row = state.rows.with(|rows| rows.get(choice).cloned())?;
         let g = runs.with(|r| grid(&crate::ui::refs(r), &row, (&rd, &cd), &th));
-        let head = g.col_values.iter().map(|c| view! { <th scope="col" class="num">{format!("{cd} = {c}")}</th> }).collect_view();
+        let head = g
+            .col_values
+            .iter()
+            .map(|c| view! { <th scope="col" class="num">{format!("{cd} = {c}")}</th> })
+            .collect_view();
         let body = g
             .row_values
             .iter()

@@ -1,9 +1,9 @@
 //! Index sizes: store size by index per run (stacked bars), deltas between runs, and each run's
 //! `_cat/indices` table in binary units.
 
+use crate::limits::MAX_CHART_TRACES;
 use crate::model::Section;
 use crate::tables::{compare_table, indices_table, RowFilter};
-use crate::limits::MAX_CHART_TRACES;
 use crate::ui::components::chart::{axis, configured, cut_note, text, themed, Chart, Figure};
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::shown_or;
@@ -44,7 +44,13 @@ pub fn Indices() -> impl IntoView {
             for name in names.with(|n| n.iter().take(MAX_CHART_TRACES).cloned().collect::<Vec<_>>()) {
                 let gib: Vec<Option<f64>> = runs
                     .iter()
-                    .map(|r| r.indices.iter().find(|x| x.index == name).and_then(|x| x.store_size).map(|b| b.0 as f64 / (1u64 << 30) as f64))
+                    .map(|r| {
+                        r.indices
+                            .iter()
+                            .find(|x| x.index == name)
+                            .and_then(|x| x.store_size)
+                            .map(|b| b.0 as f64 / (1u64 << 30) as f64)
+                    })
                     .collect();
                 fig.add_trace(json!({
                     "type": "bar",
@@ -54,12 +60,15 @@ pub fn Indices() -> impl IntoView {
                     "hovertemplate": "%{x}<br>%{fullData.name}: %{y:.1f} GiB<extra></extra>",
                 }));
             }
-            fig.set_layout(themed(dark, json!({
-                "height": 380,
-                "barmode": BarMode::Stack,
-                "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-                "yaxis": axis(dark, "store size (GiB, with replicas)"),
-            })));
+            fig.set_layout(themed(
+                dark,
+                json!({
+                    "height": 380,
+                    "barmode": BarMode::Stack,
+                    "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+                    "yaxis": axis(dark, "store size (GiB, with replicas)"),
+                }),
+            ));
             configured(fig, "index-store-size")
         })
     };

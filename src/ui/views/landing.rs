@@ -19,7 +19,8 @@ struct Example {
 async fn example_list() -> Result<Vec<Example>, String> {
     let window = web_sys::window().ok_or("no window")?;
     let failed = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| "the request failed".into());
-    let resp: web_sys::Response = JsFuture::from(window.fetch_with_str("examples/index.json")).await.map_err(failed)?.unchecked_into();
+    let resp: web_sys::Response =
+        JsFuture::from(window.fetch_with_str("examples/index.json")).await.map_err(failed)?.unchecked_into();
     if !resp.ok() {
         return Err(format!("HTTP {}", resp.status()));
     }

@@ -4,10 +4,10 @@
 use super::controls::{row_filter, FilterControls, NoData};
 use crate::model::Section;
 use crate::tables::{latency_table, BY_CHANGE, LATENCY_COLUMNS};
-use crate::urlstate::SORT_BY_CHANGE;
 use crate::ui::components::chart::{axis, bars_per_run, configured, cut_note, themed, Chart};
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::shown_or;
+use crate::urlstate::SORT_BY_CHANGE;
 use leptos::prelude::*;
 use plotly::common::{Anchor, Orientation};
 use plotly::layout::BarMode;
@@ -69,26 +69,29 @@ pub fn Latency() -> impl IntoView {
         let f = filter.get();
         let dark = state.dark.get();
         state.rows.with(|rows| {
-            let mut picked: Vec<&crate::analysis::Row> = rows
-                .iter()
-                .filter(|r| r.section == Section::Transaction && &*r.metric == m && f.keeps(r))
-                .collect();
+            let mut picked: Vec<&crate::analysis::Row> =
+                rows.iter().filter(|r| r.section == Section::Transaction && &*r.metric == m && f.keeps(r)).collect();
             // The slowest transactions (by the baseline, else any run) are the ones worth a bar.
             let top = |r: &crate::analysis::Row| r.cells.iter().filter_map(|c| c.value).fold(0.0, f64::max);
             crate::order::sort_by(&mut picked, |a, b| top(b).partial_cmp(&top(a)).unwrap_or(std::cmp::Ordering::Equal));
             picked.truncate(CHART_MAX_BARS);
             picked.reverse();
             let names: Vec<String> = picked.iter().map(|r| short_label(&r.key)).collect();
-            let with_data = (0..labels.len()).filter(|i| picked.iter().any(|r| r.cells.get(*i).is_some_and(|c| c.value.is_some()))).count();
+            let with_data = (0..labels.len())
+                .filter(|i| picked.iter().any(|r| r.cells.get(*i).is_some_and(|c| c.value.is_some())))
+                .count();
             let mut fig = bars_per_run(&picked, &names, &labels, true);
             let height = 110 + (names.len().max(1) * (8 + 12 * with_data.clamp(1, 4))).min(900);
-            fig.set_layout(themed(dark, json!({
-                "height": height,
-                "barmode": BarMode::Group,
-                "margin": {"l": 10, "r": 10, "t": 30, "b": 40},
-                "legend": {"orientation": Orientation::Horizontal, "y": 1.0, "x": 0.0, "yanchor": Anchor::Bottom},
-                "xaxis": axis(dark, &format!("{m} latency (ms)")),
-            })));
+            fig.set_layout(themed(
+                dark,
+                json!({
+                    "height": height,
+                    "barmode": BarMode::Group,
+                    "margin": {"l": 10, "r": 10, "t": 30, "b": 40},
+                    "legend": {"orientation": Orientation::Horizontal, "y": 1.0, "x": 0.0, "yanchor": Anchor::Bottom},
+                    "xaxis": axis(dark, &format!("{m} latency (ms)")),
+                }),
+            ));
             configured(fig, &format!("latency-{m}"))
         })
     };

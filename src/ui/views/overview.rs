@@ -75,7 +75,10 @@ pub fn Overview() -> impl IntoView {
     };
     let errors = move || {
         state.runs.with(|rs| {
-            rs.iter().flat_map(|r| r.errors.iter().map(move |e| (r.label.clone(), e.clone()))).take(MAX_LIST_ITEMS).collect::<Vec<_>>()
+            rs.iter()
+                .flat_map(|r| r.errors.iter().map(move |e| (r.label.clone(), e.clone())))
+                .take(MAX_LIST_ITEMS)
+                .collect::<Vec<_>>()
         })
     };
     view! {
@@ -171,7 +174,14 @@ pub fn SummaryLines() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let lines = Memo::new(move |_| {
         let labels = state.labels.get();
-        state.rows.with(|rows| (1..labels.len()).map(|ci| { let s = summarize(rows, ci); (s.statement(&labels), s) }).collect::<Vec<_>>())
+        state.rows.with(|rows| {
+            (1..labels.len())
+                .map(|ci| {
+                    let s = summarize(rows, ci);
+                    (s.statement(&labels), s)
+                })
+                .collect::<Vec<_>>()
+        })
     });
     view! {
         <section class="verdict-summary" aria-label="Verdict" data-testid="summary">

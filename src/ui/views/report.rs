@@ -4,7 +4,9 @@
 //! with Plotly.js (`Plotly.toImage` on a figure object, off screen) and offers the downloads.
 
 use crate::analysis::Row;
-use crate::tables::{biggest_changes, page_confluence, page_html, page_markdown, report_page, DeltaText, ReportChart, ReportPage};
+use crate::tables::{
+    biggest_changes, page_confluence, page_html, page_markdown, report_page, DeltaText, ReportChart, ReportPage,
+};
 use crate::ui::browser;
 use crate::ui::components::chart::{axis, bars_per_run, themed, Figure};
 use crate::ui::plotly_loader::ensure_plotly;
@@ -30,14 +32,23 @@ const BARS: usize = 15;
 async fn png(fig: &Figure, height: u32) -> Option<String> {
     ensure_plotly().await.ok()?;
     let opts = js_sys::Object::new();
-    for (k, v) in [("format", JsValue::from_str("png")), ("width", CHART_WIDTH.into()), ("height", height.into()), ("scale", 1.into())] {
+    for (k, v) in [
+        ("format", JsValue::from_str("png")),
+        ("width", CHART_WIDTH.into()),
+        ("height", height.into()),
+        ("scale", 1.into()),
+    ] {
         let _ = js_sys::Reflect::set(&opts, &k.into(), &v);
     }
     plotly_to_image(&fig.to_js_object(), &opts).await.ok()?.as_string()
 }
 
 fn short(s: &str) -> String {
-    if s.chars().count() <= 60 { s.to_string() } else { format!("{}…", s.chars().take(59).collect::<String>()) }
+    if s.chars().count() <= 60 {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(59).collect::<String>())
+    }
 }
 
 /// Horizontal bars of the biggest changes beyond noise, one trace per candidate, coloured by
@@ -75,30 +86,43 @@ fn changes_figure(rows: &[&Row], labels: &[String]) -> (Figure, u32) {
         }));
     }
     let height = 140 + 26 * rows.len() as u32 * (labels.len().saturating_sub(1).max(1) as u32).min(4);
-    fig.set_layout(report_layout("Changes beyond noise against the baseline (% for relative changes, pp for percentages)", axis(false, "change against the baseline")));
+    fig.set_layout(report_layout(
+        "Changes beyond noise against the baseline (% for relative changes, pp for percentages)",
+        axis(false, "change against the baseline"),
+    ));
     (fig, height)
 }
 
 /// The layout of a report chart: light theme, a title, grouped bars, `x_axis`.
 fn report_layout(title: &str, x_axis: Value) -> serde_json::Map<String, Value> {
-    themed(false, json!({
-        "title": {"text": title},
-        "barmode": BarMode::Group,
-        "xaxis": x_axis,
-        "margin": {"l": 10, "r": 30, "t": 50, "b": 40},
-    }))
+    themed(
+        false,
+        json!({
+            "title": {"text": title},
+            "barmode": BarMode::Group,
+            "xaxis": x_axis,
+            "margin": {"l": 10, "r": 30, "t": 50, "b": 40},
+        }),
+    )
 }
 
 /// p95 per run of the transactions whose latency changed most.
 fn latency_figure(rows: &[Row], labels: &[String]) -> Option<(Figure, u32)> {
-    let p95: Vec<Row> = rows.iter().filter(|r| r.section == crate::model::Section::Transaction && &*r.metric == "p95").cloned().collect();
+    let p95: Vec<Row> = rows
+        .iter()
+        .filter(|r| r.section == crate::model::Section::Transaction && &*r.metric == "p95")
+        .cloned()
+        .collect();
     let top: Vec<&Row> = biggest_changes(&p95, 12).into_iter().rev().collect();
     if top.is_empty() {
         return None;
     }
     let names: Vec<String> = top.iter().map(|r| short(&r.key)).collect();
     let mut fig = bars_per_run(&top, &names, labels, true);
-    fig.set_layout(report_layout("p95 of the transactions whose latency changed most", axis(false, "p95 latency (ms)")));
+    fig.set_layout(report_layout(
+        "p95 of the transactions whose latency changed most",
+        axis(false, "p95 latency (ms)"),
+    ));
     Some((fig, 140 + 20 * top.len() as u32 * labels.len().min(4) as u32))
 }
 
@@ -129,10 +153,18 @@ pub fn ReportExport() -> impl IntoView {
             if !charts_wanted.is_empty() {
                 let refs: Vec<&Row> = charts_wanted.iter().collect();
                 let (plot, h) = changes_figure(&refs, &labels);
-                charts.push(ReportChart { title: "Changes beyond noise".into(), file_name: "runlens-changes.png".into(), png: png(&plot, h).await });
+                charts.push(ReportChart {
+                    title: "Changes beyond noise".into(),
+                    file_name: "runlens-changes.png".into(),
+                    png: png(&plot, h).await,
+                });
             }
             if let Some((plot, h)) = latency {
-                charts.push(ReportChart { title: "p95 of the transactions that changed most".into(), file_name: "runlens-latency.png".into(), png: png(&plot, h).await });
+                charts.push(ReportChart {
+                    title: "p95 of the transactions that changed most".into(),
+                    file_name: "runlens-latency.png".into(),
+                    png: png(&plot, h).await,
+                });
             }
             let page: Option<ReportPage> = state.workspace.with_untracked(|w| {
                 let ids = state.selected.get_untracked();
@@ -144,7 +176,9 @@ pub fn ReportExport() -> impl IntoView {
             let Some(page) = page else { return };
             match kind {
                 Kind::Markdown => browser::download("runlens-report.md", "text/markdown", &page_markdown(&page)),
-                Kind::Confluence => browser::download("runlens-report-confluence.txt", "text/plain", &page_confluence(&page)),
+                Kind::Confluence => {
+                    browser::download("runlens-report-confluence.txt", "text/plain", &page_confluence(&page))
+                }
                 Kind::Html => browser::download("runlens-report.html", "text/html", &page_html(&page)),
                 Kind::Images => {
                     for c in &charts {
@@ -155,7 +189,11 @@ pub fn ReportExport() -> impl IntoView {
                 }
             }
             if kind != Kind::Images && charts.iter().any(|c| c.png.is_none()) {
-                state.notify(NoticeKind::Warning, "The charts could not be drawn as images; the page has the tables only.", vec![]);
+                state.notify(
+                    NoticeKind::Warning,
+                    "The charts could not be drawn as images; the page has the tables only.",
+                    vec![],
+                );
             }
         });
     };

@@ -3,14 +3,14 @@
 
 use super::controls::{by_change, row_filter, FilterControls, NoData};
 use crate::bundle::Unit;
+use crate::limits::{MAX_CHART_CATEGORIES, MAX_CHART_TRACES, MAX_SERIES_POINTS};
 use crate::model::Section;
 use crate::tables::compare_table;
-use crate::limits::{MAX_CHART_CATEGORIES, MAX_CHART_TRACES, MAX_SERIES_POINTS};
+use crate::ui::components::chart::Figure;
 use crate::ui::components::chart::{axis, bars_per_run, configured, cut_note, text, themed, Chart};
 use crate::ui::components::table_view::TableView;
-use leptos::prelude::*;
-use crate::ui::components::chart::Figure;
 use crate::ui::show::{shown, shown_or};
+use leptos::prelude::*;
 use plotly::common::Orientation;
 use plotly::layout::BarMode;
 use serde_json::json;
@@ -27,7 +27,11 @@ pub fn Resources() -> impl IntoView {
         state.rows.with(|rows| compare_table(rows, &labels, Section::Resource, &f))
     });
     // Start with whichever statistic the selected runs report more often.
-    let count = |m: &str| state.rows.with_untracked(|rows| rows.iter().filter(|r| r.section == Section::Resource && &*r.metric == m).count());
+    let count = |m: &str| {
+        state
+            .rows
+            .with_untracked(|rows| rows.iter().filter(|r| r.section == Section::Resource && &*r.metric == m).count())
+    };
     let stat = RwSignal::new(if count("peak") > count("average") { "peak" } else { "average" });
     let figure = move || {
         let s = stat.get();
@@ -41,24 +45,33 @@ pub fn Resources() -> impl IntoView {
                 .collect();
             let names: Vec<String> = picked.iter().map(|r| r.key.to_string()).collect();
             let mut fig = bars_per_run(&picked, &names, &labels, false);
-            fig.set_layout(themed(dark, json!({
-                "height": 380,
-                "barmode": BarMode::Group,
-                "bargap": if names.len() < 3 { 0.6 } else { 0.2 },
-                "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-                "legend": {"orientation": Orientation::Horizontal, "y": 1.1, "x": 0.0},
-                "yaxis": axis(dark, &format!("{s} utilization (%)")),
-            })));
+            fig.set_layout(themed(
+                dark,
+                json!({
+                    "height": 380,
+                    "barmode": BarMode::Group,
+                    "bargap": if names.len() < 3 { 0.6 } else { 0.2 },
+                    "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+                    "legend": {"orientation": Orientation::Horizontal, "y": 1.1, "x": 0.0},
+                    "yaxis": axis(dark, &format!("{s} utilization (%)")),
+                }),
+            ));
             configured(fig, &format!("resources-{s}"))
         })
     };
     let bar_note = move || {
         let s = stat.get();
-        let n = state.rows.with(|rows| rows.iter().filter(|r| r.section == Section::Resource && &*r.metric == s && r.unit == Unit::Percent).count());
+        let n = state.rows.with(|rows| {
+            rows.iter().filter(|r| r.section == Section::Resource && &*r.metric == s && r.unit == Unit::Percent).count()
+        });
         cut_note((n, MAX_CHART_CATEGORIES, "services"), (state.labels.with(Vec::len), MAX_CHART_TRACES, "runs"))
     };
     let has_series = move || state.runs.with(|rs| rs.iter().any(|r| r.resources.iter().any(|x| x.series.is_some())));
-    let n_series = move || state.runs.with(|rs| rs.iter().map(|r| r.resources.iter().filter(|x| x.series.is_some()).count()).sum::<usize>());
+    let n_series = move || {
+        state
+            .runs
+            .with(|rs| rs.iter().map(|r| r.resources.iter().filter(|x| x.series.is_some()).count()).sum::<usize>())
+    };
     let series = move || {
         let dark = state.dark.get();
         let mut fig = Figure::new();
@@ -73,11 +86,14 @@ pub fn Resources() -> impl IntoView {
                 fig.add_trace(json!({"type": "scatter", "x": mins, "y": vals, "name": text(&format!("{} · {} · {}", run.label, r.service, r.metric))}));
             }
         });
-        fig.set_layout(themed(dark, json!({
-            "height": 360,
-            "xaxis": axis(dark, "minutes since start"),
-            "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-        })));
+        fig.set_layout(themed(
+            dark,
+            json!({
+                "height": 360,
+                "xaxis": axis(dark, "minutes since start"),
+                "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+            }),
+        ));
         configured(fig, "resources-series")
     };
     view! {

@@ -31,9 +31,21 @@ struct Palette {
 
 fn palette(dark: bool) -> Palette {
     if dark {
-        Palette { better: "#5fd08b", worse: "#ff8a80", same: "#a3adba", accent: "#6ea8fe", band: "rgba(163,173,186,0.18)" }
+        Palette {
+            better: "#5fd08b",
+            worse: "#ff8a80",
+            same: "#a3adba",
+            accent: "#6ea8fe",
+            band: "rgba(163,173,186,0.18)",
+        }
     } else {
-        Palette { better: "#0f7b3f", worse: "#b42318", same: "#7b8794", accent: "#2563eb", band: "rgba(82,96,109,0.12)" }
+        Palette {
+            better: "#0f7b3f",
+            worse: "#b42318",
+            same: "#7b8794",
+            accent: "#2563eb",
+            band: "rgba(82,96,109,0.12)",
+        }
     }
 }
 
@@ -59,7 +71,8 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
     };
     let y: Vec<Option<f64>> = t.row.cells.iter().map(|c| c.value.map(|v| v / scale)).collect();
     // The line joins comparable runs only: a failed run's figure would drag it down.
-    let line_y: Vec<Option<f64>> = t.row.cells.iter().zip(&y).map(|(c, v)| if c.verdict == Verdict::NotComparable { None } else { *v }).collect();
+    let line_y: Vec<Option<f64>> =
+        t.row.cells.iter().zip(&y).map(|(c, v)| if c.verdict == Verdict::NotComparable { None } else { *v }).collect();
     let mut fig = Figure::new();
     fig.add_trace(json!({
         "type": "scatter",
@@ -85,7 +98,10 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
             if let Value::Object(m) = &mut upper {
                 m.insert("fill".into(), json!(Fill::ToNextY));
                 m.insert("fillcolor".into(), json!(p.band));
-                m.insert("name".into(), json!(format!("within ±{}{unit_word} of the baseline", format::number(threshold))));
+                m.insert(
+                    "name".into(),
+                    json!(format!("within ±{}{unit_word} of the baseline", format::number(threshold))),
+                );
             }
             let mut lower = edge(b - d);
             if let Value::Object(m) = &mut lower {
@@ -102,7 +118,12 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
         ("regressed", p.worse, symbol::CIRCLE, 9, |v| v == Verdict::Regressed),
         ("improved", p.better, symbol::CIRCLE, 9, |v| v == Verdict::Improved),
         ("within noise", p.same, symbol::CIRCLE, 7, |v| matches!(v, Verdict::WithinNoise | Verdict::Changed)),
-        ("not judged", p.same, symbol::CIRCLE_OPEN, 8, |v| matches!(v, Verdict::NotComparable | Verdict::NotEnoughData | Verdict::Added | Verdict::Removed | Verdict::Missing)),
+        ("not judged", p.same, symbol::CIRCLE_OPEN, 8, |v| {
+            matches!(
+                v,
+                Verdict::NotComparable | Verdict::NotEnoughData | Verdict::Added | Verdict::Removed | Verdict::Missing
+            )
+        }),
     ];
     for (name, colour, symbol, size, keep) in groups {
         let idx: Vec<usize> = (0..x.len()).filter(|i| keep(t.row.cells[*i].verdict) && y[*i].is_some()).collect();
@@ -153,7 +174,8 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
 #[component]
 pub fn Trends() -> impl IntoView {
     let state = crate::ui::use_app_state();
-    let all: Memo<Vec<Arc<Run>>> = crate::ui::derived(move |_| state.workspace.with(|w| w.runs.iter().map(|r| r.run.clone()).collect()));
+    let all: Memo<Vec<Arc<Run>>> =
+        crate::ui::derived(move |_| state.workspace.with(|w| w.runs.iter().map(|r| r.run.clone()).collect()));
     let order_choices = Memo::new(move |_| all.with(|r| orders(&crate::ui::refs(r))));
     let order = Memo::new(move |_| {
         let asked = state.url.with(|u| u.order.clone());
@@ -167,7 +189,13 @@ pub fn Trends() -> impl IntoView {
     });
     let choices = Memo::new(move |_| {
         let f = state.url.with(|u| crate::fold::lower(&u.filter).into_owned());
-        metrics.with(|m| m.iter().filter(|x| f.is_empty() || crate::fold::lower(&x.label()).contains(&f)).take(MAX_CHOICES).map(|x| x.label()).collect::<Vec<_>>())
+        metrics.with(|m| {
+            m.iter()
+                .filter(|x| f.is_empty() || crate::fold::lower(&x.label()).contains(&f))
+                .take(MAX_CHOICES)
+                .map(|x| x.label())
+                .collect::<Vec<_>>()
+        })
     });
     let baseline = Memo::new(move |_| state.selected.with(|s| s.first().cloned()));
     let data = crate::ui::derived(move |_| {
