@@ -3,9 +3,9 @@
 // Trunk.toml), which reads the names of the hashed module and wasm from its own data attributes.
 const me = document.querySelector("script[data-runlens-js][data-runlens-wasm]");
 
-// The release build aborts at once on a panic (panic=immediate-abort, docs/size.md): the wasm
-// traps with a WebAssembly.RuntimeError and no Rust panic hook runs, so the error box of
-// src/ui/panic.rs is shown from here: the browser's words, as text, and a reload link.
+// A Rust panic shows its own error box (src/ui/panic.rs: the hook runs before the abort). A trap
+// that no hook sees (the wasm running out of memory, an `unreachable`) is a WebAssembly.RuntimeError:
+// the same box is shown from here, with the browser's words, as text, and a reload link.
 const stopped = (err) => {
   if (!(err instanceof WebAssembly.RuntimeError) || document.getElementById("panic")) return;
   const box = document.createElement("div");

@@ -48,7 +48,7 @@ cargo build --locked --quiet --profile worker --example ingest_table
 
 say "building the importer on bytes in memory (bench/ingest/parse), natively and to wasm"
 (cd bench/ingest/parse && CARGO_TARGET_DIR=../../../target/bench-parse cargo build --locked --quiet --release \
-  && CARGO_TARGET_DIR=../../../target/bench-parse with_release_wasm_options cargo build --locked --quiet --release --target wasm32-unknown-unknown --lib)
+  && CARGO_TARGET_DIR=../../../target/bench-parse cargo build --locked --quiet --release --target wasm32-unknown-unknown --lib)
 mkdir -p target/bench-ingest
 # wasm-opt as Trunk runs it on the ingest worker (index.html: data-wasm-opt="3" and its params).
 params=$(grep -o 'data-bin="ingest"[^>]*data-wasm-opt-params="[^"]*"' index.html | sed 's/.*data-wasm-opt-params="\([^"]*\)"/\1/')

@@ -4,5 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 source scripts/env.sh
-# `trunk` is scripts/env.sh's function (the release build's options), so no `exec`.
-trunk serve --release --address 127.0.0.1 --port 8080 "$@"
+exec trunk serve --release --address 127.0.0.1 --port 8080 "$@"

@@ -14,20 +14,9 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# The standard library's source, for the release build's -Zbuild-std (scripts/env.sh, docs/size.md):
-# the component of the same pinned toolchain, from the same place as the target above.
-if ! rustup component list --installed | grep -qx rust-src; then
-  say "adding the rust-src component (the page's release build compiles std with the app)"
-  rustup component add rust-src
-fi
-
 # Crates, fetched while the registry is in reach: Trunk builds offline (Trunk.toml), so the app's
-# crates for every target and those of the standard library's own lockfile (which -Zbuild-std
-# compiles) must be in Cargo's cache first. Both are quick no-ops once they are there.
+# crates for every target must be in Cargo's cache first. A quick no-op once they are there.
 cargo fetch --locked --quiet
-# (The library's manifest uses an unstable Cargo feature: RUSTC_BOOTSTRAP, as for the build.)
-RUSTC_BOOTSTRAP=1 cargo fetch --locked --quiet \
-  --manifest-path "$(rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
 
 if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (a few minutes)"

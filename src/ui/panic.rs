@@ -1,7 +1,6 @@
 //! A panic never leaves a blank page: the hook logs to the console and shows the panic text (as
-//! text, not HTML) with a reload link. The release build aborts at once instead (scripts/env.sh:
-//! panic=immediate-abort), so no hook runs there: the wasm traps, and `public/boot.js` shows the
-//! same box with the browser's words.
+//! text, not HTML) with a reload link, before the release build's `panic = "abort"` stops the
+//! wasm. A trap no hook sees (out of memory, `unreachable`) gets the same box from `public/boot.js`.
 
 pub fn install() {
     std::panic::set_hook(Box::new(|info| {
