@@ -2,15 +2,49 @@
 //! category labels, axis titles and hover text: `<a href>`, `<span style>`, `<b>`, `<i>`, `<sub>`,
 //! `<sup>`, `<br>` and entities (https://plotly.com/chart-studio-help/adding-HTML-and-links-to-charts/;
 //! the parser is `src/lib/svg_text_utils.js` of plotly.js). A run label such as
-//! `<a href="?src=…">click</a>` would become a link in every legend. So every string from a bundle
-//! that reaches a figure goes through [`chart_text`]: shortened, then `&`, `<` and `>` written as
-//! entities, which Plotly decodes back into those characters as plain text.
+//! `<a href="?src=…">click</a>` would become a link in every legend. So text from data reaches a
+//! figure only as a [`ChartText`], which only [`chart_text`] makes: shortened, then `&`, `<` and
+//! `>` written as entities, which Plotly decodes back into those characters as plain text.
+//! (`figure::Attr` takes no other string but the code's own `&'static str` literals.)
 
 use crate::limits::MAX_CHART_LABEL_CHARS;
 
+/// Text from data, encoded for Plotly by [`chart_text`]: the only way to make one.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct ChartText(String);
+
+impl ChartText {
+    /// The encoded text, as Plotly receives it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub(crate) fn into_string(self) -> String {
+        self.0
+    }
+
+    /// The parts on lines of their own (joined by Plotly's `<br>`), for hover text.
+    pub fn lines(parts: impl IntoIterator<Item = ChartText>) -> ChartText {
+        let parts: Vec<String> = parts.into_iter().map(|p| p.0).collect();
+        ChartText(parts.join("<br>"))
+    }
+}
+
+impl PartialEq<&str> for ChartText {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl std::fmt::Display for ChartText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// `s` as Plotly must receive it: at most `MAX_CHART_LABEL_CHARS` characters (an ellipsis marks a
 /// cut), with the characters of Plotly's markup encoded so they show literally.
-pub fn chart_text(s: &str) -> String {
+pub fn chart_text(s: &str) -> ChartText {
     let cut = s.char_indices().nth(MAX_CHART_LABEL_CHARS - 1).map(|(i, _)| i);
     let shown = match cut {
         Some(i) if s[i..].chars().nth(1).is_some() => &s[..i],
@@ -30,19 +64,19 @@ pub fn chart_text(s: &str) -> String {
     if shown.len() < s.len() {
         out.push('…');
     }
-    out
+    ChartText(out)
 }
 
 /// Category names made unique: Plotly merges categories with equal names into one slot, so two
 /// transactions whose shortened names coincide would share a bar position (and the chart would
 /// look unsorted). Later duplicates get " (2)", " (3)", ….
-pub fn unique(names: Vec<String>) -> Vec<String> {
+pub fn unique(names: Vec<ChartText>) -> Vec<ChartText> {
     let mut used: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut next: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut out = Vec::with_capacity(names.len());
-    for n in names {
+    for ChartText(n) in names {
         if used.insert(n.clone()) {
-            out.push(n);
+            out.push(ChartText(n));
             continue;
         }
         let mut k = next.get(&n).copied().unwrap_or(2);
@@ -52,7 +86,7 @@ pub fn unique(names: Vec<String>) -> Vec<String> {
             candidate = format!("{n} ({k})");
         }
         next.insert(n, k + 1);
-        out.push(candidate);
+        out.push(ChartText(candidate));
     }
     out
 }
@@ -63,10 +97,10 @@ mod tests {
 
     #[test]
     fn equal_names_become_distinct_categories() {
-        let names = ["a…", "b", "a…", "a… (2)", "a…"].map(String::from).to_vec();
+        let names = ["a…", "b", "a…", "a… (2)", "a…"].map(chart_text).to_vec();
         let u = unique(names);
-        assert_eq!(u, ["a…", "b", "a… (2)", "a… (2) (2)", "a… (3)"].map(String::from).to_vec());
-        let set: std::collections::HashSet<&String> = u.iter().collect();
+        assert_eq!(u, ["a…", "b", "a… (2)", "a… (2) (2)", "a… (3)"].map(chart_text).to_vec());
+        let set: std::collections::HashSet<&ChartText> = u.iter().collect();
         assert_eq!(set.len(), u.len());
     }
 
@@ -86,8 +120,9 @@ mod tests {
             "plain label · 20 users",
         ] {
             let e = chart_text(s);
+            let e = e.as_str();
             assert!(!e.contains('<') && !e.contains('>'), "{e}");
-            assert_eq!(plotly_decodes(&e), s, "the text shows literally");
+            assert_eq!(plotly_decodes(e), s, "the text shows literally");
         }
         assert_eq!(chart_text("&lt;"), "&amp;lt;", "an entity in the bundle stays an entity's text");
     }
@@ -96,11 +131,18 @@ mod tests {
     fn long_text_is_cut_on_a_character_boundary() {
         let long = "Ω".repeat(MAX_CHART_LABEL_CHARS * 3);
         let e = chart_text(&long);
+        let e = e.as_str();
         assert_eq!(e.chars().count(), MAX_CHART_LABEL_CHARS);
         assert!(e.ends_with('…'));
         let exact = "x".repeat(MAX_CHART_LABEL_CHARS);
-        assert_eq!(chart_text(&exact), exact, "text at the limit is not cut");
+        assert_eq!(chart_text(&exact).as_str(), exact, "text at the limit is not cut");
         assert_eq!(chart_text(""), "");
+    }
+
+    #[test]
+    fn lines_are_joined_by_plotly_s_line_break_and_stay_encoded() {
+        let t = ChartText::lines([chart_text("<b>run</b>"), chart_text("12 ms")]);
+        assert_eq!(t, "&lt;b&gt;run&lt;/b&gt;<br>12 ms");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use runlens::analysis::{self, Verdict};
 use runlens::bundle::{Run, Transaction};
 use runlens::tables::{latency_table, RowFilter, Table};
 use runlens::ui::components::{
-    chart::{Chart, Figure},
+    chart::{text, Chart, Figure, Trace},
     table_view::TableView,
 };
 use runlens::urlstate::UrlState;
@@ -121,23 +121,28 @@ fn the_marker_symbols_are_plotly_crate_names() {
 
 #[wasm_bindgen_test]
 fn a_figure_reaches_plotly_as_json_parse_would_make_it_from_its_text() {
-    let mut f = Figure::new();
-    f.add_trace(serde_json::json!({
+    use runlens::ui::components::chart::{js_figure, js_object, Attr, Attrs};
+    let stringify = |v: &wasm_bindgen::JsValue| js_sys::JSON::stringify(v).unwrap().as_string().unwrap();
+    let serde_json::Value::Object(m) = serde_json::json!({
         "type": "bar", "x": ["a", "<b>b</b>", "\u{2212}"], "y": [1, null, 0.1, -2.5e-7, 1e300, 9007199254740993u64],
         "marker": {"color": ["#fff"]}, "visible": true, "none": null, "nested": [[1, [2]], {}],
-    }));
-    if let serde_json::Value::Object(m) = serde_json::json!({"__proto__": {"polluted": 1}, "title": {"text": "t"}}) {
-        f.set_layout(m);
-    }
-    let built = f.to_js_object();
-    let parsed = js_sys::JSON::parse(&serde_json::to_string(&f).unwrap()).unwrap();
-    let text = |v: &wasm_bindgen::JsValue| js_sys::JSON::stringify(v).unwrap().as_string().unwrap();
-    assert_eq!(text(&built), text(&parsed));
-    // `__proto__` is a key of the layout, as JSON.parse makes it, not the layout's prototype.
-    let layout = js_sys::Reflect::get(&built, &"layout".into()).unwrap();
-    let own = js_sys::Object::get_own_property_names(&layout.clone().into());
+        "__proto__": {"polluted": 1},
+    }) else {
+        unreachable!()
+    };
+    let built = js_object(&m);
+    let parsed = js_sys::JSON::parse(&serde_json::to_string(&m).unwrap()).unwrap();
+    assert_eq!(stringify(&built), stringify(&parsed));
+    // `__proto__` is a key of the object, as JSON.parse makes it, not its prototype.
+    let own = js_sys::Object::get_own_property_names(&built);
     assert!(own.includes(&"__proto__".into(), 0), "{:?}", own);
-    assert!(js_sys::Reflect::get(&layout, &"polluted".into()).unwrap().is_undefined());
+    assert!(js_sys::Reflect::get(&built, &"polluted".into()).unwrap().is_undefined());
+    // A whole figure: data, layout and configuration.
+    let mut f = Figure::new();
+    f.add_trace(Trace::bar().with("x", vec![text("a"), text("<b>b</b>")]).with("y", vec![Some(1.0), None]));
+    f.set_layout(Attrs::default().with("title", Attr::obj([("text", "t".into())])));
+    let parsed = js_sys::JSON::parse(&f.to_value().to_string()).unwrap();
+    assert_eq!(stringify(&js_figure(&f)), stringify(&parsed));
 }
 
 #[wasm_bindgen_test]
@@ -234,7 +239,12 @@ async fn chart_hands_the_figure_to_plotly_and_follows_its_signal() {
         view! {
             <Chart figure=move || {
                 let mut f = Figure::new();
-                f.add_trace(serde_json::json!({"type": "bar", "x": ["a", "b"], "y": [1, 2], "name": name.get()}));
+                f.add_trace(
+                    Trace::bar()
+                        .with("x", vec![text("a"), text("b")])
+                        .with("y", vec![1.0, 2.0])
+                        .with("name", text(&name.get())),
+                );
                 f
             } label="test chart"/>
         }

@@ -1,5 +1,6 @@
 //! Hostile and broken input, end to end: a bundle whose every string is markup or script, opened
-//! in every view including the charts; bad files after a good one; a sandboxed embed.
+//! in every view including the charts (Trends and the report page's charts and exports too); bad
+//! files after a good one; a sandboxed embed.
 
 use crate::harness::{env, site, wait_text, with_browser};
 use crate::loading::{drop_bytes, drop_file, eval_until, urlencode};
@@ -154,8 +155,98 @@ async fn a_hostile_bundle_runs_nothing_and_shows_its_text_literally() {
         let ticks = texts(&c, ".chart .xtick text").await;
         assert!(ticks.contains(&SCRIPT.to_string()), "{ticks:?}");
         assert_inert(&c, "indices").await;
+
+        // Trends: run labels are the categories and the hover text of every point.
+        open_view(&c, "trends").await;
+        wait_chart(&c).await;
+        let ticks = texts(&c, ".chart .xtick text").await;
+        for label in [BIG, LINK, SCRIPT] {
+            assert!(ticks.iter().any(|t| t == label), "{label} on the axis: {ticks:?}");
+        }
+        c.execute(
+            "const gd = document.querySelector('.chart .js-plotly-plot');
+             const t = gd.data.findIndex(d => d.hovertext);
+             Plotly.Fx.hover(gd, [{curveNumber: t, pointNumber: 0}]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+        let hover = eval_until(&c, "const t = [...document.querySelectorAll('.hoverlayer text')].map(e => e.textContent).join(' | '); return t.length > 0 && t").await;
+        let hover = hover.as_str().unwrap();
+        assert!([BIG, LINK, SCRIPT].iter().any(|l| hover.contains(l)), "hover text literal: {hover}");
+        assert_eq!(c.execute("return document.querySelectorAll('.hoverlayer a, .hoverlayer [style*=\"font-size:60px\"]').length", vec![]).await.unwrap(), json!(0));
+        assert_inert(&c, "trends").await;
+
+        report_exports_are_inert(&c).await;
     })
     .await;
+}
+
+/// The raw markup of the hostile bundle, none of which may reach a chart or an export as markup.
+const RAW: [&str; 4] = ["<script", "<img", "<a href", "<span style"];
+
+/// Every string in `v` (keys included).
+fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        serde_json::Value::Object(m) => m.iter().for_each(|(k, x)| {
+            out.push(k.clone());
+            strings(x, out)
+        }),
+        _ => {}
+    }
+}
+
+/// The report page's exports (Markdown, Confluence, HTML) and the figures of its charts
+/// (recorded from `Plotly.toImage`): the hostile text is in them, encoded, never as markup.
+async fn report_exports_are_inert(c: &Client) {
+    open_view(c, "overview").await;
+    wait_text(c, ".report-export", "Report page").await;
+    c.execute(
+        "window.__blobs = []; window.__figs = []; window.__downloads = [];
+         const create = URL.createObjectURL;
+         URL.createObjectURL = (b) => { window.__blobs.push(b); return create.call(URL, b); };
+         HTMLAnchorElement.prototype.click = function () { window.__downloads.push(this.getAttribute('download')); };",
+        vec![],
+    )
+    .await
+    .unwrap();
+    // Plotly.js loads with the first chart; the overview has none, so wait for it here.
+    eval_until(c, "return !!window.Plotly").await;
+    c.execute(
+        "const toImage = Plotly.toImage;
+         Plotly.toImage = (fig, opts) => { window.__figs.push(JSON.parse(JSON.stringify(fig))); return toImage.call(Plotly, fig, opts); };",
+        vec![],
+    )
+    .await
+    .unwrap();
+    for (button, file) in [
+        ("report-md", "runlens-report.md"),
+        ("report-confluence", "runlens-report-confluence.txt"),
+        ("report-html", "runlens-report.html"),
+    ] {
+        c.find(Locator::Css(&format!("[data-testid='{button}']"))).await.unwrap().click().await.unwrap();
+        eval_until(c, &format!("return window.__downloads.includes('{file}')")).await;
+    }
+    c.execute("Promise.all(window.__blobs.map(b => b.text())).then(t => window.__texts = t)", vec![]).await.unwrap();
+    let texts = eval_until(c, "return window.__texts && window.__texts.length === 3 && window.__texts").await;
+    for (file, text) in ["markdown", "confluence", "html"].iter().zip(texts.as_array().unwrap()) {
+        let text = text.as_str().unwrap();
+        for raw in RAW {
+            assert!(!text.contains(raw), "{raw} as markup in the {file} export");
+        }
+    }
+    let html = texts[2].as_str().unwrap();
+    assert!(html.contains("&lt;script&gt;window.__pwned=1&lt;/script&gt;"), "the title, as text, in the HTML export");
+    let figs = eval_until(c, "return window.__figs.length >= 2 && window.__figs").await;
+    let mut all = Vec::new();
+    strings(&figs, &mut all);
+    for raw in RAW {
+        assert!(!all.iter().any(|s| s.contains(raw)), "{raw} in a report chart: {all:?}");
+    }
+    assert!(all.iter().any(|s| s.contains("&lt;span style")), "the hostile names reach the report charts, encoded");
+    assert_inert(c, "overview").await;
 }
 
 /// Files from tests/bad-input (and two made here) dropped after a good bundle: each is refused

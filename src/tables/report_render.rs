@@ -171,11 +171,18 @@ fn html_table(t: &Table) -> String {
     out + "</tbody>\n</table>\n"
 }
 
-const HTML_STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#1f2933}\
-table{border-collapse:collapse;margin:.5rem 0 1.5rem;font-size:.9rem}caption{text-align:left;font-weight:600;padding:.3rem 0}\
-th,td{border:1px solid #d9dee5;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#f5f7fa}\
-.num{text-align:right;white-space:nowrap}.improved{color:#0f7b3f;background:#e3f5ea}.regressed{color:#b42318;background:#fdecea}\
-img{max-width:100%;border:1px solid #d9dee5}.notes{color:#52606d;font-size:.9rem}";
+/// The HTML export's stylesheet, in the page's light palette.
+fn html_style() -> String {
+    let p = &crate::palette::LIGHT;
+    format!(
+        "body{{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#1f2933}}\
+table{{border-collapse:collapse;margin:.5rem 0 1.5rem;font-size:.9rem}}caption{{text-align:left;font-weight:600;padding:.3rem 0}}\
+th,td{{border:1px solid #d9dee5;padding:.25rem .5rem;text-align:left;vertical-align:top}}th{{background:#f5f7fa}}\
+.num{{text-align:right;white-space:nowrap}}.improved{{color:{};background:{}}}.regressed{{color:{};background:{}}}\
+img{{max-width:100%;border:1px solid #d9dee5}}.notes{{color:{};font-size:.9rem}}",
+        p.better, p.better_bg, p.worse, p.worse_bg, p.same
+    )
+}
 
 struct Html;
 
@@ -214,8 +221,9 @@ impl Markup for Html {
 
 pub fn page_html(p: &ReportPage) -> String {
     format!(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{HTML_STYLE}</style>\n</head>\n<body>\n{}</body>\n</html>\n",
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n{}</body>\n</html>\n",
         html_escape(&p.title),
+        html_style(),
         page(p, &Html)
     )
 }

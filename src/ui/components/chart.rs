@@ -1,17 +1,15 @@
 //! A Plotly chart: a div and an Effect that hands the figure to Plotly.js (the outside world)
 //! whenever it changes. Plotly's own mode bar exports PNG and SVG.
 //!
-//! Figures are Plotly.js JSON (https://plotly.com/javascript/reference/) built with
-//! `serde_json::json!`; the closed vocabularies (modes, orientations, bar and hover modes, axis
-//! types, anchors) are the `plotly` crate's types, so a value is never misspelt (marker symbols
-//! are text checked against the crate's names by a test: `symbol`). This
-//! is the lightest path the crate offers: `plotly::Plot` serializes every attribute Plotly has
-//! (its `Layout`, `Axis`, `Bar` and `Scatter` carry hundreds of fields, each compiled into the
-//! page), while a figure here carries only what runlens draws (ARCHITECTURE.md, "Size").
-//!
-//! Plotly renders a subset of HTML in every text it draws, so bundle text reaches a figure only
-//! through `crate::chart_text::chart_text` (re-exported here as `text`): the helpers below apply
-//! it, and views that add traces themselves call it for every name and category.
+//! Figures are `crate::figure::Figure`s: Plotly.js JSON (https://plotly.com/javascript/reference/)
+//! whose every value is a `figure::Attr`, so text from data reaches Plotly only as a
+//! `ChartText` (made by `chart_text`, re-exported here as `text`), never as a raw string. The
+//! closed vocabularies (modes, orientations, bar and hover modes, axis types, anchors) are the
+//! `plotly` crate's types, listed below as `Vocabulary`, so a value is never misspelt (marker
+//! symbols are literals checked against the crate's names by a test: `symbol`). The crate's own
+//! `Plot` is not used: it serializes every attribute Plotly has (its `Layout`, `Axis`, `Bar` and
+//! `Scatter` carry hundreds of fields, each compiled into the page), while a figure here carries
+//! only what runlens draws.
 
 use crate::ui::plotly_loader::ensure_plotly;
 use crate::ui::show::shown;
@@ -19,17 +17,29 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plotly::common::Orientation;
 use plotly::configuration::{DisplayModeBar, ImageButtonFormats};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
-pub use crate::chart_text::chart_text as text;
+pub use crate::chart_text::{chart_text as text, ChartText};
+pub use crate::figure::{Attr, Attrs, Figure, Trace, Vocabulary};
 use crate::limits::{MAX_CHART_CATEGORIES, MAX_CHART_TRACES};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
 
+impl Vocabulary for plotly::common::Anchor {}
+impl Vocabulary for plotly::common::Fill {}
+impl Vocabulary for plotly::common::HoverInfo {}
+impl Vocabulary for plotly::common::Mode {}
+impl Vocabulary for Orientation {}
+impl Vocabulary for plotly::layout::AxisType {}
+impl Vocabulary for plotly::layout::BarMode {}
+impl Vocabulary for plotly::layout::HoverMode {}
+impl Vocabulary for DisplayModeBar {}
+impl Vocabulary for ImageButtonFormats {}
+
 /// The marker symbols runlens draws, by Plotly's names. `plotly::common::MarkerSymbol` is the
 /// crate's type for them, but a symbol chosen at run time serializes through its `Serialize`,
-/// which links the names of all its 150 symbols into the page (2.9 KB);
+/// which links the names of all its 150 symbols into the page;
 /// `tests/components.rs` checks these against the crate's.
 pub mod symbol {
     pub const CIRCLE: &str = "circle";
@@ -37,41 +47,17 @@ pub mod symbol {
     pub const DIAMOND: &str = "diamond";
 }
 
-/// A Plotly.js figure: traces, layout and configuration, each as Plotly's JSON.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
-pub struct Figure {
-    pub data: Vec<Value>,
-    pub layout: Map<String, Value>,
-    pub config: Map<String, Value>,
-}
-
-impl Figure {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Adds a trace (`json!({"type": "bar", …})`).
-    pub fn add_trace(&mut self, trace: Value) {
-        self.data.push(trace);
-    }
-
-    /// Sets the layout: `layout`'s attributes over the theme's (`themed`).
-    pub fn set_layout(&mut self, layout: Map<String, Value>) {
-        self.layout = layout;
-    }
-
-    /// The figure as the object Plotly.js takes (`{data, layout, config}`), built value by
-    /// value (`js_value`) rather than written as JSON text for the browser to parse: the page
-    /// then links no JSON writer (its float formatting alone is a 10 KB table, docs/size.md).
-    pub fn to_js_object(&self) -> js_sys::Object {
-        let data: js_sys::Array = self.data.iter().map(js_value).collect();
-        let entries = js_sys::Array::of3(
-            &js_sys::Array::of2(&"data".into(), &data),
-            &js_sys::Array::of2(&"layout".into(), &js_object(&self.layout)),
-            &js_sys::Array::of2(&"config".into(), &js_object(&self.config)),
-        );
-        js_sys::Object::from_entries(&entries).unwrap_or_default()
-    }
+/// The figure as the object Plotly.js takes (`{data, layout, config}`), built value by value
+/// (`js_value`) rather than written as JSON text for the browser to parse: the page then links no
+/// JSON writer (its float formatting alone is a 10 KB table).
+pub fn js_figure(fig: &Figure) -> js_sys::Object {
+    let data: js_sys::Array = fig.traces().map(js_object).collect();
+    let entries = js_sys::Array::of3(
+        &js_sys::Array::of2(&"data".into(), &data),
+        &js_sys::Array::of2(&"layout".into(), &js_object(fig.layout())),
+        &js_sys::Array::of2(&"config".into(), &js_object(fig.config())),
+    );
+    js_sys::Object::from_entries(&entries).unwrap_or_default()
 }
 
 /// A JSON value as the browser's `JSON.parse` would make it from its text: numbers are the same
@@ -82,7 +68,7 @@ fn js_value(v: &Value) -> wasm_bindgen::JsValue {
     match v {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
-        // A `Value` holds no NaN or infinity (`json!` makes them null, as JSON text has them).
+        // A `Value` holds no NaN or infinity (`figure::Attr` makes them null, as JSON text has them).
         Value::Number(n) => n.as_f64().map_or(JsValue::NULL, JsValue::from_f64),
         Value::String(s) => JsValue::from_str(s),
         Value::Array(items) => items.iter().map(js_value).collect::<js_sys::Array>().into(),
@@ -90,7 +76,8 @@ fn js_value(v: &Value) -> wasm_bindgen::JsValue {
     }
 }
 
-fn js_object(m: &Map<String, Value>) -> js_sys::Object {
+/// `js_value` of an object.
+pub fn js_object(m: &Map<String, Value>) -> js_sys::Object {
     let entries: js_sys::Array = m.iter().map(|(k, v)| js_sys::Array::of2(&k.into(), &js_value(v))).collect();
     js_sys::Object::from_entries(&entries).unwrap_or_default()
 }
@@ -107,7 +94,7 @@ extern "C" {
 async fn draw(id: &str, figure: &Figure) {
     let on_page = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)).is_some();
     if on_page {
-        if let Err(e) = plotly_react(id, &figure.to_js_object()).await {
+        if let Err(e) = plotly_react(id, &js_figure(figure)).await {
             leptos::logging::warn!("Plotly could not draw {id}: {e:?}");
         }
     }
@@ -134,40 +121,49 @@ fn grid_colour(dark: bool) -> &'static str {
     }
 }
 
-/// An axis in the current theme's colours, titled.
-pub fn axis(dark: bool, title: &str) -> Value {
-    let grid = grid_colour(dark);
-    let mut a = json!({"gridcolor": grid, "zerolinecolor": grid, "linecolor": grid, "automargin": true});
-    if let (false, Value::Object(m)) = (title.is_empty(), &mut a) {
-        m.insert("title".into(), json!({"text": text(title)}));
-    }
+/// An axis in the current theme's colours, titled `title` (a `ChartText`, or the code's literal).
+pub fn axis(dark: bool, title: impl Into<Attr>) -> Attr {
+    let mut a = plain_axis(dark);
+    a.set("title", Attr::obj([("text", title.into())]));
     a
+}
+
+/// A figure's margins in pixels.
+pub fn margin(l: u32, r: u32, t: u32, b: u32) -> Attr {
+    Attr::obj([("l", l.into()), ("r", r.into()), ("t", t.into()), ("b", b.into())])
+}
+
+/// An untitled axis in the current theme's colours.
+pub fn plain_axis(dark: bool) -> Attr {
+    let grid = grid_colour(dark);
+    Attr::obj([
+        ("gridcolor", grid.into()),
+        ("zerolinecolor", grid.into()),
+        ("linecolor", grid.into()),
+        ("automargin", true.into()),
+    ])
 }
 
 /// A layout in the current theme's colours (both axes untitled; set titled ones with `axis`),
 /// with `layout`'s attributes over it.
-pub fn themed(dark: bool, layout: Value) -> Map<String, Value> {
+pub fn themed(dark: bool, layout: Attrs) -> Attrs {
     let fg = if dark { "#d8dee9" } else { "#1f2933" };
-    let base = json!({
-        "paper_bgcolor": "rgba(0,0,0,0)",
-        "plot_bgcolor": "rgba(0,0,0,0)",
-        "font": {"color": fg, "family": "system-ui, sans-serif", "size": 12},
-        "xaxis": axis(dark, ""),
-        "yaxis": axis(dark, ""),
-    });
-    let mut out = match base {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    if let Value::Object(extra) = layout {
-        out.extend(extra);
-    }
+    let mut out = Attrs::default()
+        .with("paper_bgcolor", "rgba(0,0,0,0)")
+        .with("plot_bgcolor", "rgba(0,0,0,0)")
+        .with(
+            "font",
+            Attr::obj([("color", fg.into()), ("family", "system-ui, sans-serif".into()), ("size", 12u32.into())]),
+        )
+        .with("xaxis", plain_axis(dark))
+        .with("yaxis", plain_axis(dark));
+    out.extend(layout);
     out
 }
 
 /// One bar trace per run over `rows` (comparison rows, one cell per run), named by `labels`;
 /// runs with no value in any row get no trace (and no legend entry). Horizontal bars put the
-/// names on the y axis. Names and labels are bundle text: they pass through `text` here. At most
+/// names on the y axis. Names and labels are data: they become `ChartText` here. At most
 /// `MAX_CHART_CATEGORIES` rows and `MAX_CHART_TRACES` runs are drawn (see `cut_note`).
 pub fn bars_per_run(rows: &[&crate::analysis::Row], names: &[String], labels: &[String], horizontal: bool) -> Figure {
     let mut fig = Figure::new();
@@ -178,14 +174,12 @@ pub fn bars_per_run(rows: &[&crate::analysis::Row], names: &[String], labels: &[
         if vals.iter().all(Option::is_none) {
             continue;
         }
-        let label = text(label);
-        if horizontal {
-            fig.add_trace(
-                json!({"type": "bar", "x": vals, "y": names, "orientation": Orientation::Horizontal, "name": label}),
-            );
+        let bar = Trace::bar().with("name", text(label));
+        fig.add_trace(if horizontal {
+            bar.with("x", vals).with("y", names.clone()).with("orientation", Attr::of(Orientation::Horizontal))
         } else {
-            fig.add_trace(json!({"type": "bar", "x": names, "y": vals, "name": label}));
-        }
+            bar.with("x", names.clone()).with("y", vals)
+        });
     }
     fig
 }
@@ -206,14 +200,20 @@ pub fn cut_note(categories: (usize, usize, &str), traces: (usize, usize, &str)) 
 /// A figure with runlens' configuration: responsive, no logo, the mode bar's PNG export named
 /// `file_name` (SVG comes from the chart's own buttons).
 pub fn configured(mut fig: Figure, file_name: &str) -> Figure {
-    if let Value::Object(config) = json!({
-        "responsive": true,
-        "displaylogo": false,
-        "displayModeBar": DisplayModeBar::Hover,
-        "toImageButtonOptions": {"format": ImageButtonFormats::Png, "filename": file_name, "scale": 2},
-    }) {
-        fig.config = config;
-    }
+    fig.set_config(
+        Attrs::default()
+            .with("responsive", true)
+            .with("displaylogo", false)
+            .with("displayModeBar", Attr::of(DisplayModeBar::Hover))
+            .with(
+                "toImageButtonOptions",
+                Attr::obj([
+                    ("format", Attr::of(ImageButtonFormats::Png)),
+                    ("filename", Attr::file_name(file_name)),
+                    ("scale", 2u32.into()),
+                ]),
+            ),
+    );
     fig
 }
 

@@ -4,12 +4,13 @@
 use crate::limits::MAX_CHART_TRACES;
 use crate::model::Section;
 use crate::tables::{compare_table, indices_table, RowFilter};
-use crate::ui::components::chart::{axis, configured, cut_note, text, themed, Chart, Figure};
+use crate::ui::components::chart::{
+    axis, configured, cut_note, margin, text, themed, Attr, Attrs, Chart, ChartText, Figure, Trace,
+};
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::shown_or;
 use leptos::prelude::*;
 use plotly::layout::BarMode;
-use serde_json::json;
 
 #[component]
 pub fn Indices() -> impl IntoView {
@@ -39,7 +40,7 @@ pub fn Indices() -> impl IntoView {
     let figure = move || {
         let dark = state.dark.get();
         runs.with(|runs| {
-            let labels: Vec<String> = runs.iter().map(|r| text(&r.label)).collect();
+            let labels: Vec<ChartText> = runs.iter().map(|r| text(&r.label)).collect();
             let mut fig = Figure::new();
             for name in names.with(|n| n.iter().take(MAX_CHART_TRACES).cloned().collect::<Vec<_>>()) {
                 let gib: Vec<Option<f64>> = runs
@@ -52,22 +53,21 @@ pub fn Indices() -> impl IntoView {
                             .map(|b| b.0 as f64 / (1u64 << 30) as f64)
                     })
                     .collect();
-                fig.add_trace(json!({
-                    "type": "bar",
-                    "x": labels,
-                    "y": gib,
-                    "name": text(&name),
-                    "hovertemplate": "%{x}<br>%{fullData.name}: %{y:.1f} GiB<extra></extra>",
-                }));
+                fig.add_trace(
+                    Trace::bar()
+                        .with("x", labels.clone())
+                        .with("y", gib)
+                        .with("name", text(&name))
+                        .with("hovertemplate", "%{x}<br>%{fullData.name}: %{y:.1f} GiB<extra></extra>"),
+                );
             }
             fig.set_layout(themed(
                 dark,
-                json!({
-                    "height": 380,
-                    "barmode": BarMode::Stack,
-                    "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-                    "yaxis": axis(dark, "store size (GiB, with replicas)"),
-                }),
+                Attrs::default()
+                    .with("height", 380u32)
+                    .with("barmode", Attr::of(BarMode::Stack))
+                    .with("margin", margin(10, 10, 30, 10))
+                    .with("yaxis", axis(dark, "store size (GiB, with replicas)")),
             ));
             configured(fig, "index-store-size")
         })

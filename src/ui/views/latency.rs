@@ -4,14 +4,15 @@
 use super::controls::{row_filter, FilterControls, NoData};
 use crate::model::Section;
 use crate::tables::{latency_table, BY_CHANGE, LATENCY_COLUMNS};
-use crate::ui::components::chart::{axis, bars_per_run, configured, cut_note, themed, Chart};
+use crate::ui::components::chart::{
+    axis, bars_per_run, configured, cut_note, margin, text, themed, Attr, Attrs, Chart,
+};
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::shown_or;
 use crate::urlstate::SORT_BY_CHANGE;
 use leptos::prelude::*;
 use plotly::common::{Anchor, Orientation};
 use plotly::layout::BarMode;
-use serde_json::json;
 
 const CHART_METRICS: [&str; 5] = ["mean", "median", "p90", "p95", "p99"];
 const CHART_MAX_BARS: usize = 20;
@@ -84,13 +85,20 @@ pub fn Latency() -> impl IntoView {
             let height = 110 + (names.len().max(1) * (8 + 12 * with_data.clamp(1, 4))).min(900);
             fig.set_layout(themed(
                 dark,
-                json!({
-                    "height": height,
-                    "barmode": BarMode::Group,
-                    "margin": {"l": 10, "r": 10, "t": 30, "b": 40},
-                    "legend": {"orientation": Orientation::Horizontal, "y": 1.0, "x": 0.0, "yanchor": Anchor::Bottom},
-                    "xaxis": axis(dark, &format!("{m} latency (ms)")),
-                }),
+                Attrs::default()
+                    .with("height", height)
+                    .with("barmode", Attr::of(BarMode::Group))
+                    .with("margin", margin(10, 10, 30, 40))
+                    .with(
+                        "legend",
+                        Attr::obj([
+                            ("orientation", Attr::of(Orientation::Horizontal)),
+                            ("y", 1.0.into()),
+                            ("x", 0.0.into()),
+                            ("yanchor", Attr::of(Anchor::Bottom)),
+                        ]),
+                    )
+                    .with("xaxis", axis(dark, text(&format!("{m} latency (ms)")))),
             ));
             configured(fig, &format!("latency-{m}"))
         })

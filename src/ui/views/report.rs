@@ -8,14 +8,15 @@ use crate::tables::{
     biggest_changes, page_confluence, page_html, page_markdown, report_page, DeltaText, ReportChart, ReportPage,
 };
 use crate::ui::browser;
-use crate::ui::components::chart::{axis, bars_per_run, themed, Figure};
+use crate::ui::components::chart::{
+    axis, bars_per_run, js_figure, margin, text, themed, Attr, Attrs, ChartText, Figure, Trace,
+};
 use crate::ui::plotly_loader::ensure_plotly;
 use crate::ui::state::NoticeKind;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plotly::common::Orientation;
 use plotly::layout::BarMode;
-use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
 
 #[wasm_bindgen::prelude::wasm_bindgen]
@@ -40,7 +41,7 @@ async fn png(fig: &Figure, height: u32) -> Option<String> {
     ] {
         let _ = js_sys::Reflect::set(&opts, &k.into(), &v);
     }
-    plotly_to_image(&fig.to_js_object(), &opts).await.ok()?.as_string()
+    plotly_to_image(&js_figure(fig), &opts).await.ok()?.as_string()
 }
 
 fn short(s: &str) -> String {
@@ -54,10 +55,11 @@ fn short(s: &str) -> String {
 /// Horizontal bars of the biggest changes beyond noise, one trace per candidate, coloured by
 /// verdict, each labelled with its change as the tables show it.
 fn changes_figure(rows: &[&Row], labels: &[String]) -> (Figure, u32) {
-    let names: Vec<String> = rows.iter().rev().map(|r| short(&r.label())).collect();
+    let names: Vec<ChartText> = rows.iter().rev().map(|r| text(&short(&r.label()))).collect();
+    let p = &crate::palette::LIGHT;
     let mut fig = Figure::new();
     for (ci, label) in labels.iter().enumerate().skip(1) {
-        let (mut x, mut text, mut colour) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut x, mut shown_text, mut colour) = (Vec::new(), Vec::new(), Vec::new());
         for r in rows.iter().rev() {
             let c = r.cells.get(ci);
             let d = c.and_then(|c| crate::tables::delta_text(c, &r.spec));
@@ -67,23 +69,23 @@ fn changes_figure(rows: &[&Row], labels: &[String]) -> (Figure, u32) {
                 _ => None,
             };
             x.push(shown);
-            text.push(d.map(|d| d.render()).unwrap_or_default());
+            shown_text.push(text(&d.map(|d| d.render()).unwrap_or_default()));
             colour.push(match c.map(|c| c.verdict) {
-                Some(crate::analysis::Verdict::Improved) => "#0f7b3f",
-                Some(crate::analysis::Verdict::Regressed) => "#b42318",
-                Some(crate::analysis::Verdict::Changed) => "#8a5a00",
-                _ => "#9aa5b1",
+                Some(crate::analysis::Verdict::Improved) => p.better,
+                Some(crate::analysis::Verdict::Regressed) => p.worse,
+                Some(crate::analysis::Verdict::Changed) => p.changed,
+                _ => p.muted,
             });
         }
-        fig.add_trace(json!({
-            "type": "bar",
-            "x": x,
-            "y": names,
-            "orientation": Orientation::Horizontal,
-            "name": label,
-            "text": text,
-            "marker": {"color": colour},
-        }));
+        fig.add_trace(
+            Trace::bar()
+                .with("x", x)
+                .with("y", names.clone())
+                .with("orientation", Attr::of(Orientation::Horizontal))
+                .with("name", text(label))
+                .with("text", shown_text)
+                .with("marker", Attr::obj([("color", colour.into())])),
+        );
     }
     let height = 140 + 26 * rows.len() as u32 * (labels.len().saturating_sub(1).max(1) as u32).min(4);
     fig.set_layout(report_layout(
@@ -94,15 +96,14 @@ fn changes_figure(rows: &[&Row], labels: &[String]) -> (Figure, u32) {
 }
 
 /// The layout of a report chart: light theme, a title, grouped bars, `x_axis`.
-fn report_layout(title: &str, x_axis: Value) -> serde_json::Map<String, Value> {
+fn report_layout(title: &'static str, x_axis: Attr) -> Attrs {
     themed(
         false,
-        json!({
-            "title": {"text": title},
-            "barmode": BarMode::Group,
-            "xaxis": x_axis,
-            "margin": {"l": 10, "r": 30, "t": 50, "b": 40},
-        }),
+        Attrs::default()
+            .with("title", Attr::obj([("text", title.into())]))
+            .with("barmode", Attr::of(BarMode::Group))
+            .with("xaxis", x_axis)
+            .with("margin", margin(10, 30, 50, 40)),
     )
 }
 

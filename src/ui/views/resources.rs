@@ -6,14 +6,14 @@ use crate::bundle::Unit;
 use crate::limits::{MAX_CHART_CATEGORIES, MAX_CHART_TRACES, MAX_SERIES_POINTS};
 use crate::model::Section;
 use crate::tables::compare_table;
-use crate::ui::components::chart::Figure;
-use crate::ui::components::chart::{axis, bars_per_run, configured, cut_note, text, themed, Chart};
+use crate::ui::components::chart::{
+    axis, bars_per_run, configured, cut_note, margin, text, themed, Attr, Attrs, Chart, Figure, Trace,
+};
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::{shown, shown_or};
 use leptos::prelude::*;
 use plotly::common::Orientation;
 use plotly::layout::BarMode;
-use serde_json::json;
 
 #[component]
 pub fn Resources() -> impl IntoView {
@@ -47,14 +47,20 @@ pub fn Resources() -> impl IntoView {
             let mut fig = bars_per_run(&picked, &names, &labels, false);
             fig.set_layout(themed(
                 dark,
-                json!({
-                    "height": 380,
-                    "barmode": BarMode::Group,
-                    "bargap": if names.len() < 3 { 0.6 } else { 0.2 },
-                    "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-                    "legend": {"orientation": Orientation::Horizontal, "y": 1.1, "x": 0.0},
-                    "yaxis": axis(dark, &format!("{s} utilization (%)")),
-                }),
+                Attrs::default()
+                    .with("height", 380u32)
+                    .with("barmode", Attr::of(BarMode::Group))
+                    .with("bargap", if names.len() < 3 { 0.6 } else { 0.2 })
+                    .with("margin", margin(10, 10, 30, 10))
+                    .with(
+                        "legend",
+                        Attr::obj([
+                            ("orientation", Attr::of(Orientation::Horizontal)),
+                            ("y", 1.1.into()),
+                            ("x", 0.0.into()),
+                        ]),
+                    )
+                    .with("yaxis", axis(dark, text(&format!("{s} utilization (%)")))),
             ));
             configured(fig, &format!("resources-{s}"))
         })
@@ -76,23 +82,25 @@ pub fn Resources() -> impl IntoView {
         let dark = state.dark.get();
         let mut fig = Figure::new();
         state.runs.with(|runs| {
-            let all = runs.iter().flat_map(|run| run.resources.iter().filter_map(move |r| r.series.as_ref().map(|s| (run, r, s))));
+            let all = runs
+                .iter()
+                .flat_map(|run| run.resources.iter().filter_map(move |r| r.series.as_ref().map(|s| (run, r, s))));
             for (run, r, s) in all.take(MAX_CHART_TRACES) {
                 let n = s.t_s.len().min(s.values.len());
                 // Long series are thinned to every k-th point; the table keeps the exact figures.
                 let step = n.div_ceil(MAX_SERIES_POINTS).max(1);
                 let mins: Vec<f64> = s.t_s[..n].iter().step_by(step).map(|t| t / 60.0).collect();
                 let vals: Vec<f64> = s.values[..n].iter().step_by(step).copied().collect();
-                fig.add_trace(json!({"type": "scatter", "x": mins, "y": vals, "name": text(&format!("{} · {} · {}", run.label, r.service, r.metric))}));
+                let name = text(&format!("{} · {} · {}", run.label, r.service, r.metric));
+                fig.add_trace(Trace::scatter().with("x", mins).with("y", vals).with("name", name));
             }
         });
         fig.set_layout(themed(
             dark,
-            json!({
-                "height": 360,
-                "xaxis": axis(dark, "minutes since start"),
-                "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-            }),
+            Attrs::default()
+                .with("height", 360u32)
+                .with("xaxis", axis(dark, "minutes since start"))
+                .with("margin", margin(10, 10, 30, 10)),
         ));
         configured(fig, "resources-series")
     };

@@ -9,57 +9,33 @@ use crate::bundle::Run;
 use crate::format;
 use crate::model::Measure;
 use crate::tables::trend_table;
-use crate::ui::components::chart::{axis, configured, symbol, themed, Chart, Figure};
+use crate::ui::components::chart::{
+    axis, configured, margin, plain_axis, symbol, text, themed, Attr, Attrs, Chart, ChartText, Figure, Trace,
+};
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::shown_or;
 use leptos::prelude::*;
 use plotly::common::{Anchor, Fill, HoverInfo, Mode, Orientation};
 use plotly::layout::{AxisType, HoverMode};
-use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// At most this many metrics in the picker (the name filter narrows it).
 const MAX_CHOICES: usize = 400;
 
-struct Palette {
-    better: &'static str,
-    worse: &'static str,
-    same: &'static str,
-    accent: &'static str,
-    band: &'static str,
-}
-
-fn palette(dark: bool) -> Palette {
-    if dark {
-        Palette {
-            better: "#5fd08b",
-            worse: "#ff8a80",
-            same: "#a3adba",
-            accent: "#6ea8fe",
-            band: "rgba(163,173,186,0.18)",
-        }
-    } else {
-        Palette {
-            better: "#0f7b3f",
-            worse: "#b42318",
-            same: "#7b8794",
-            accent: "#2563eb",
-            band: "rgba(82,96,109,0.12)",
-        }
-    }
-}
-
 /// The chart of a trend: a line through the values, the band within noise of the baseline, and
 /// one marker trace per verdict (so the legend explains the colours).
 fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) -> Figure {
-    let p = palette(dark);
+    let p = crate::palette::of(dark);
     let unit = t.row.unit;
     // Category x values must be unique; repeated order values fall back to labels.
-    let mut x = t.x.clone();
     let mut seen = std::collections::HashSet::new();
-    if by == crate::analysis::trend::ORDER_BUNDLE || !x.iter().all(|v| seen.insert(v.clone())) {
-        x = labels.to_vec();
-    }
+    let raw_x = if by == crate::analysis::trend::ORDER_BUNDLE || !t.x.iter().all(|v| seen.insert(v.clone())) {
+        labels
+    } else {
+        &t.x[..]
+    };
+    // Order values and labels are data: dates and names alike reach Plotly as `ChartText`.
+    let x: Vec<ChartText> = raw_x.iter().map(|v| text(v)).collect();
     // Durations and sizes in a unit a reader can take in (hours, GiB), not 40,200 seconds.
     let max = t.row.cells.iter().filter_map(|c| c.value).fold(0.0f64, |m, v| m.max(v.abs()));
     let (scale, unit_name) = match unit {
@@ -74,16 +50,16 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
     let line_y: Vec<Option<f64>> =
         t.row.cells.iter().zip(&y).map(|(c, v)| if c.verdict == Verdict::NotComparable { None } else { *v }).collect();
     let mut fig = Figure::new();
-    fig.add_trace(json!({
-        "type": "scatter",
-        "x": x,
-        "y": line_y,
-        "mode": Mode::Lines,
-        "line": {"color": p.same, "width": 1.5},
-        "connectgaps": true,
-        "showlegend": false,
-        "hoverinfo": HoverInfo::Skip,
-    }));
+    fig.add_trace(
+        Trace::scatter()
+            .with("x", x.clone())
+            .with("y", line_y)
+            .with("mode", Attr::of(Mode::Lines))
+            .with("line", Attr::obj([("color", p.muted.into()), ("width", 1.5.into())]))
+            .with("connectgaps", true)
+            .with("showlegend", false)
+            .with("hoverinfo", Attr::of(HoverInfo::Skip)),
+    );
     if let Some(b) = t.row.cells.get(t.baseline).and_then(|c| c.value).map(|b| b / scale) {
         let delta = match t.row.spec.measure {
             Measure::Relative => Some(b.abs() * threshold / 100.0),
@@ -93,32 +69,29 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
         if let Some(d) = delta {
             let unit_word = if t.row.spec.measure == Measure::Points { " pp" } else { "%" };
             let n = x.len();
-            let edge = |y: f64| json!({"type": "scatter", "x": x, "y": vec![y; n], "mode": Mode::Lines, "line": {"width": 0.0}, "hoverinfo": HoverInfo::Skip});
-            let mut upper = edge(b + d);
-            if let Value::Object(m) = &mut upper {
-                m.insert("fill".into(), json!(Fill::ToNextY));
-                m.insert("fillcolor".into(), json!(p.band));
-                m.insert(
-                    "name".into(),
-                    json!(format!("within ±{}{unit_word} of the baseline", format::number(threshold))),
-                );
-            }
-            let mut lower = edge(b - d);
-            if let Value::Object(m) = &mut lower {
-                m.insert("showlegend".into(), json!(false));
-            }
-            fig.add_trace(lower);
-            fig.add_trace(upper);
+            let edge = |y: f64| {
+                Trace::scatter()
+                    .with("x", x.clone())
+                    .with("y", vec![y; n])
+                    .with("mode", Attr::of(Mode::Lines))
+                    .with("line", Attr::obj([("width", 0.0.into())]))
+                    .with("hoverinfo", Attr::of(HoverInfo::Skip))
+            };
+            let band = text(&format!("within ±{}{unit_word} of the baseline", format::number(threshold)));
+            fig.add_trace(edge(b - d).with("showlegend", false));
+            fig.add_trace(
+                edge(b + d).with("fill", Attr::of(Fill::ToNextY)).with("fillcolor", p.band).with("name", band),
+            );
         }
     }
     // (legend name, colour, symbol, size, which verdicts)
-    type Group<'a> = (&'a str, &'a str, &'static str, usize, fn(Verdict) -> bool);
+    type Group = (&'static str, &'static str, &'static str, u32, fn(Verdict) -> bool);
     let groups: [Group; 5] = [
         ("baseline", p.accent, symbol::DIAMOND, 13, |v| v == Verdict::Baseline),
         ("regressed", p.worse, symbol::CIRCLE, 9, |v| v == Verdict::Regressed),
         ("improved", p.better, symbol::CIRCLE, 9, |v| v == Verdict::Improved),
-        ("within noise", p.same, symbol::CIRCLE, 7, |v| matches!(v, Verdict::WithinNoise | Verdict::Changed)),
-        ("not judged", p.same, symbol::CIRCLE_OPEN, 8, |v| {
+        ("within noise", p.muted, symbol::CIRCLE, 7, |v| matches!(v, Verdict::WithinNoise | Verdict::Changed)),
+        ("not judged", p.muted, symbol::CIRCLE_OPEN, 8, |v| {
             matches!(
                 v,
                 Verdict::NotComparable | Verdict::NotEnoughData | Verdict::Added | Verdict::Removed | Verdict::Missing
@@ -130,44 +103,51 @@ fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) ->
         if idx.is_empty() {
             continue;
         }
-        let hover: Vec<String> = idx
+        let hover: Vec<ChartText> = idx
             .iter()
             .map(|i| {
                 let c = &t.row.cells[*i];
                 let v = c.value.map(|v| format::value(v, c.unit)).unwrap_or_default();
                 let ch = c.change.map(|ch| format!(" ({})", ch.text(t.row.spec.family, c.unit))).unwrap_or_default();
-                format!("{}<br>{v}{ch}<br>{}", labels[*i], c.verdict.label())
+                ChartText::lines([text(&labels[*i]), text(&format!("{v}{ch}")), text(c.verdict.label())])
             })
             .collect();
-        let xs: Vec<&String> = idx.iter().map(|i| &x[*i]).collect();
+        let xs: Vec<ChartText> = idx.iter().map(|i| x[*i].clone()).collect();
         let ys: Vec<Option<f64>> = idx.iter().map(|i| y[*i]).collect();
-        fig.add_trace(json!({
-            "type": "scatter",
-            "x": xs,
-            "y": ys,
-            "mode": Mode::Markers,
-            "marker": {"color": colour, "symbol": symbol, "size": size},
-            "name": name,
-            "hovertext": hover,
-            "hoverinfo": HoverInfo::Text,
-        }));
+        fig.add_trace(
+            Trace::scatter()
+                .with("x", xs)
+                .with("y", ys)
+                .with("mode", Attr::of(Mode::Markers))
+                .with("marker", Attr::obj([("color", colour.into()), ("symbol", symbol.into()), ("size", size.into())]))
+                .with("name", name)
+                .with("hovertext", hover)
+                .with("hoverinfo", Attr::of(HoverInfo::Text)),
+        );
     }
-    let mut x_axis = axis(dark, "");
-    if let Value::Object(m) = &mut x_axis {
-        m.insert("nticks".into(), json!(14));
-        m.insert("type".into(), json!(if by == ORDER_START { AxisType::Date } else { AxisType::Category }));
-    }
-    fig.set_layout(themed(dark, json!({
-        "height": 400,
-        "xaxis": x_axis,
-        "yaxis": axis(dark, &format!("{} ({unit_name})", t.row.label())),
-        "hovermode": HoverMode::Closest,
-        "margin": {"l": 10, "r": 10, "t": 20, "b": 10},
+    let mut x_axis = plain_axis(dark);
+    x_axis.set("nticks", 14u32);
+    x_axis.set("type", Attr::of(if by == ORDER_START { AxisType::Date } else { AxisType::Category }));
+    let layout = Attrs::default()
+        .with("height", 400u32)
+        .with("xaxis", x_axis)
+        .with("yaxis", axis(dark, text(&format!("{} ({unit_name})", t.row.label()))))
+        .with("hovermode", Attr::of(HoverMode::Closest))
+        .with("margin", margin(10, 10, 20, 10))
         // At the foot of the figure (the mode bar sits at the top right), below the axis labels
         // however tall they are: placed in the figure's height, not the plot's (which put it over
         // tilted run labels at narrow widths).
-        "legend": {"orientation": Orientation::Horizontal, "yref": "container", "y": 0.0, "yanchor": Anchor::Bottom, "x": 0.0},
-    })));
+        .with(
+            "legend",
+            Attr::obj([
+                ("orientation", Attr::of(Orientation::Horizontal)),
+                ("yref", "container".into()),
+                ("y", 0.0.into()),
+                ("yanchor", Attr::of(Anchor::Bottom)),
+                ("x", 0.0.into()),
+            ]),
+        );
+    fig.set_layout(themed(dark, layout));
     configured(fig, "runlens-trend")
 }
 
