@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up the machine and runs every test tier of runlens, failing on the first failure:
-#   1. host `cargo test`: bundle format, model, analysis, tables, URL state, examples, fixtures, schema;
-#      and the command line (`cargo test -p runlens-cli`)
+#   1. formatting and lints (`cargo fmt --check`; clippy with -D warnings on the host, every target,
+#      and on wasm32, where src/ui and src/worker compile); then host `cargo test`: bundle format,
+#      model, analysis, tables, URL state, examples, fixtures, schema; and the command line
+#      (`cargo test -p runlens-cli`)
 #   2. wasm-bindgen-test in headless Chromium: components (tables, chart wrapper)
 #   3. end-to-end: the release build served under /runlens/ (as GitHub Pages serves a project site),
 #      driven through WebDriver in headless Chromium
@@ -13,7 +15,12 @@ source scripts/env.sh
 tier() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 timed() { local t0=$SECONDS; "$@"; echo "   ($(( SECONDS - t0 )) s)"; }
 
-tier "1/3 host tests"
+tier "1/3 format, lints, host tests"
+timed cargo fmt --check
+# Lints as errors: the host (lib, cli, e2e crate, tests, benches, examples) and the browser-only code,
+# which compiles for wasm32 only (the cli is host-only, so no --workspace there).
+timed cargo clippy --locked --workspace --all-targets -- -D warnings
+timed cargo clippy --locked --lib --bins --target wasm32-unknown-unknown -- -D warnings
 timed cargo test --locked
 # The command-line importer (cli/): success, refused files, inputs larger than its memory limit.
 timed cargo test --locked -p runlens-cli

@@ -131,15 +131,19 @@ pub fn shortest(v: f64) -> String {
     }
 }
 
+/// The platform's writer of a number's shortest digits.
+#[cfg(target_arch = "wasm32")]
+type Shortest = fn(f64) -> String;
+
 #[cfg(target_arch = "wasm32")]
 thread_local! {
-    static PLATFORM: std::cell::Cell<Option<fn(f64) -> String>> = const { std::cell::Cell::new(None) };
+    static PLATFORM: std::cell::Cell<Option<Shortest>> = const { std::cell::Cell::new(None) };
 }
 
 /// Registers the function that writes a finite number's shortest digits (wasm32 only: the
 /// browser's `Number.prototype.toString`).
 #[cfg(target_arch = "wasm32")]
-pub fn set_platform(f: fn(f64) -> String) {
+pub fn set_platform(f: Shortest) {
     PLATFORM.with(|p| p.set(Some(f)));
 }
 

@@ -27,14 +27,18 @@ fn unicode_lower(s: &str) -> String {
     s.to_lowercase()
 }
 
+/// The platform's lowering of text that is not ASCII.
+#[cfg(target_arch = "wasm32")]
+type Lower = fn(&str) -> String;
+
 #[cfg(target_arch = "wasm32")]
 thread_local! {
-    static UNICODE: std::cell::Cell<Option<fn(&str) -> String>> = const { std::cell::Cell::new(None) };
+    static UNICODE: std::cell::Cell<Option<Lower>> = const { std::cell::Cell::new(None) };
 }
 
 /// Registers the function that lowers text that is not ASCII (wasm32 only: the browser's).
 #[cfg(target_arch = "wasm32")]
-pub fn set_unicode(f: fn(&str) -> String) {
+pub fn set_unicode(f: Lower) {
     UNICODE.with(|u| u.set(Some(f)));
 }
 

@@ -26,14 +26,18 @@ pub fn parse_f64(s: &str) -> Option<f64> {
     }
 }
 
+/// The platform's conversion of float text.
+#[cfg(target_arch = "wasm32")]
+type Parse = fn(&str) -> f64;
+
 #[cfg(target_arch = "wasm32")]
 thread_local! {
-    static PLATFORM: std::cell::Cell<Option<fn(&str) -> f64>> = const { std::cell::Cell::new(None) };
+    static PLATFORM: std::cell::Cell<Option<Parse>> = const { std::cell::Cell::new(None) };
 }
 
 /// Registers the function that converts text `is_float_text` accepts (wasm32 only: the browser's).
 #[cfg(target_arch = "wasm32")]
-pub fn set_platform(f: fn(&str) -> f64) {
+pub fn set_platform(f: Parse) {
     PLATFORM.with(|p| p.set(Some(f)));
 }
 

@@ -36,7 +36,7 @@ impl<'a> BundleRef<'a> {
             format: self.format.to_string(),
             version: self.version,
             report: self.report.clone().into_owned(),
-            runs: self.runs.iter().map(|r| Run::clone(r)).collect(),
+            runs: self.runs.iter().copied().cloned().collect(),
             comparisons: self.comparisons.to_vec(),
             thresholds: self.thresholds.cloned(),
         }

@@ -16,7 +16,7 @@ use std::io::Read;
 pub const MAX_RECORD_BYTES: usize = crate::limits::MAX_LINE_BYTES;
 const BUF_BYTES: usize = 1 << 20;
 
-/// One record's fields; valid until the next call to `Splitter::next`.
+/// One record's fields; valid until the next call to `Splitter::next_record`.
 pub struct Record<'a> {
     src: &'a [u8],
     bounds: &'a [(u32, u32)],
@@ -165,7 +165,7 @@ impl<R: Read> Splitter<R> {
     }
 
     /// The next record and where it started; `None` at the end of input.
-    pub fn next(&mut self) -> Result<Option<(Record<'_>, Pos)>, SplitError> {
+    pub fn next_record(&mut self) -> Result<Option<(Record<'_>, Pos)>, SplitError> {
         if !self.skip_blank()? {
             return Ok(None);
         }

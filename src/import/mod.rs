@@ -236,7 +236,7 @@ pub fn import_sized(
             // The loader caps its own list and counts the rest in its last warning; re-capping
             // here would drop that count.
             ctx.warnings.extend(warnings);
-            b
+            *b
         }
         Output::Runs(runs) => bundle_around(name, format, runs),
     };
@@ -246,8 +246,9 @@ pub fn import_sized(
 
 /// What an importer produced.
 pub enum Output {
-    /// A runlens bundle, with the loader's warnings.
-    Bundle(Bundle, Vec<Warning>),
+    /// A runlens bundle, with the loader's warnings (boxed: `Runs` is the common case, and
+    /// need not be the size of a bundle).
+    Bundle(Box<Bundle>, Vec<Warning>),
     /// Runs of a raw file (a history file gives several).
     Runs(Vec<Run>),
 }
@@ -257,7 +258,7 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
         Format::Bundle => {
             let bytes = read_whole(ctx, input)?;
             let loaded = bundle::load_bundle(ctx.source, &bytes)?;
-            Ok(Output::Bundle(loaded.bundle, loaded.warnings))
+            Ok(Output::Bundle(Box::new(loaded.bundle), loaded.warnings))
         }
         Format::JmeterCsv => jmeter_csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
         Format::JmeterXml => jmeter_xml::import(ctx, text::stream_valid(enc, input)).map(|r| Output::Runs(vec![r])),

@@ -98,7 +98,7 @@ impl Values {
             return;
         }
         if !self.float_keys {
-            self.to_float_keys();
+            self.switch_to_float_keys();
         }
         self.add_sparse(v.to_bits(), 1);
     }
@@ -126,7 +126,7 @@ impl Values {
     }
 
     /// Re-keys integer entries as float bit patterns (the first non-integer value arrived).
-    fn to_float_keys(&mut self) {
+    fn switch_to_float_keys(&mut self) {
         let mut sparse = FxHashMap::default();
         for (v, c) in self.dense.drain(..).enumerate().filter(|(_, c)| *c > 0) {
             *sparse.entry((v as f64).to_bits()).or_insert(0) += u64::from(c);
@@ -202,7 +202,7 @@ impl Values {
             }
         } else if other.float_keys || self.float_keys {
             if !self.float_keys {
-                self.to_float_keys();
+                self.switch_to_float_keys();
             }
             for (v, c) in other.sorted() {
                 self.add_sparse(v.to_bits(), c);

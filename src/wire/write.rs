@@ -18,7 +18,9 @@ pub enum Request {
     /// The import panel's files, grouped into runs, as one bundle titled `title`.
     Merge { groups: Vec<Group>, title: String },
     /// The fragment of a link that carries the bundle (`share::fragment` of its gzip JSON).
-    Link { bundle: Bundle },
+    /// Boxed (as in `RequestRef`) so the other variants are not the size of a bundle; borsh
+    /// writes a box as what it holds.
+    Link { bundle: Box<Bundle> },
 }
 
 /// A request as the page writes it, borrowed from the page's runs: borsh writes it as the
@@ -27,7 +29,7 @@ pub enum Request {
 pub enum RequestRef<'a> {
     Json { bundles: Vec<BundleRef<'a>>, pretty: bool },
     Merge { groups: Vec<GroupRef<'a>>, title: &'a str },
-    Link { bundle: BundleRef<'a> },
+    Link { bundle: Box<BundleRef<'a>> },
 }
 
 /// What the worker answers.
@@ -50,7 +52,7 @@ impl RequestRef<'_> {
         let bundles: Vec<&BundleRef> = match self {
             RequestRef::Json { bundles, .. } => bundles.iter().collect(),
             RequestRef::Merge { groups, .. } => groups.iter().flat_map(|g| g.files.iter().map(|f| &f.bundle)).collect(),
-            RequestRef::Link { bundle } => vec![bundle],
+            RequestRef::Link { bundle } => vec![&**bundle],
         };
         bundles.into_iter().flat_map(|b| b.runs.iter().copied()).collect()
     }
@@ -61,7 +63,7 @@ impl Request {
     fn bundles_mut(&mut self) -> Vec<&mut Bundle> {
         match self {
             Request::Json { bundles, .. } => bundles.iter_mut().collect(),
-            Request::Link { bundle } => vec![bundle],
+            Request::Link { bundle } => vec![&mut **bundle],
             Request::Merge { groups, .. } => {
                 groups.iter_mut().flat_map(|g| g.files.iter_mut().map(|f| &mut f.bundle)).collect()
             }
@@ -225,7 +227,7 @@ mod tests {
     fn a_link_carries_the_bundle_it_fits_and_says_how_large_it_is_when_it_does_not() {
         let (want, _) = session().bundle().unwrap();
         let Answer::Link(Ok(fragment)) =
-            answer(&encode_request(&RequestRef::Link { bundle: BundleRef::of(&want) })).unwrap()
+            answer(&encode_request(&RequestRef::Link { bundle: Box::new(BundleRef::of(&want)) })).unwrap()
         else {
             panic!("no fragment")
         };
@@ -246,7 +248,7 @@ mod tests {
             })
             .collect();
         let Answer::Link(Err(size)) =
-            answer(&encode_request(&RequestRef::Link { bundle: BundleRef::of(&big) })).unwrap()
+            answer(&encode_request(&RequestRef::Link { bundle: Box::new(BundleRef::of(&big)) })).unwrap()
         else {
             panic!("a fragment")
         };

@@ -32,7 +32,7 @@ fn with_splitter(text: &[u8], delim: u8, read_size: usize) -> Vec<(Vec<Vec<u8>>,
     }
     let mut s = Splitter::new(Trickle(text, read_size), delim);
     let mut out = Vec::new();
-    while let Some((rec, pos)) = s.next().unwrap() {
+    while let Some((rec, pos)) = s.next_record().unwrap() {
         out.push((rec.iter().map(<[u8]>::to_vec).collect(), pos));
     }
     out
@@ -94,7 +94,7 @@ fn refuses_a_record_without_end() {
     let mut text = b"\"".to_vec();
     text.resize(MAX_RECORD_BYTES + 10, b'a');
     let mut s = Splitter::new(&text[..], b',');
-    let e = s.next().err().expect("a quoted field over the limit is refused");
+    let e = s.next_record().err().expect("a quoted field over the limit is refused");
     assert!(matches!(e, SplitError::TooLong { line: 1 }), "{e}");
     assert!(e.to_string().contains("longer than 4 MiB"), "{e}");
 }
@@ -104,7 +104,7 @@ fn max_fields_stops_early_and_keeps_the_first_fields_whole() {
     let line = b"aaaaaaa,bb,cccccccccccc,d,eeeeeeeeeeeeeeeeeee,f\n";
     for n in 1..8 {
         let mut s = Splitter::new(&line[..], b',').with_max_fields(n);
-        let (rec, _) = s.next().unwrap().unwrap();
+        let (rec, _) = s.next_record().unwrap().unwrap();
         let want: Vec<&[u8]> = line[..line.len() - 1].split(|c| *c == b',').take(n).collect();
         assert_eq!(rec.iter().collect::<Vec<_>>(), want, "{n}");
     }
@@ -146,7 +146,7 @@ fn agrees_with_the_csv_crate_on_long_fields_at_every_field_limit() {
         for max in [1usize, 3, 11] {
             let mut s = Splitter::new(&text[..], b',').with_max_fields(max);
             for (fields, pos) in &want {
-                let (rec, at) = s.next().unwrap().unwrap();
+                let (rec, at) = s.next_record().unwrap().unwrap();
                 let n = max.min(fields.len());
                 assert!(rec.len() >= n, "seed {seed}, max {max}");
                 assert_eq!(
@@ -155,7 +155,7 @@ fn agrees_with_the_csv_crate_on_long_fields_at_every_field_limit() {
                     "seed {seed}, max {max}"
                 );
             }
-            assert!(s.next().unwrap().is_none());
+            assert!(s.next_record().unwrap().is_none());
         }
     }
 }

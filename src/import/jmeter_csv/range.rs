@@ -172,7 +172,7 @@ impl<R: Read> RangeReader<R> {
     #[inline(never)]
     pub fn step(&mut self, on_records: &mut dyn FnMut(u64)) -> Result<Step, (u64, String)> {
         for _ in 0..BLOCK_RECORDS {
-            let (rec, pos) = match self.rdr.next() {
+            let (rec, pos) = match self.rdr.next_record() {
                 Ok(Some(r)) => r,
                 Ok(None) => return Ok(Step::Done),
                 Err(SplitError::Io(e)) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok(Step::Starved),

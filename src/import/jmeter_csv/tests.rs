@@ -179,7 +179,7 @@ struct Trickle<'a> {
 impl std::io::Read for Trickle<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         self.calls += 1;
-        if self.calls % 2 == 0 && self.at < self.bytes.len() {
+        if self.calls.is_multiple_of(2) && self.at < self.bytes.len() {
             return Err(std::io::ErrorKind::WouldBlock.into());
         }
         let n = (1 + self.calls * 37 % 500).min(buf.len()).min(self.bytes.len() - self.at);

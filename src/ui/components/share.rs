@@ -31,7 +31,8 @@ async fn link(state: crate::ui::AppState, embed: bool) -> Result<String, String>
     }
     let query = UrlState { src: vec![], ..url }.to_query();
     let ids = state.selected.get_untracked();
-    let link_of = |b: Option<BundleRef>| b.map(|bundle| writer::request(&RequestRef::Link { bundle }));
+    let link_of =
+        |b: Option<BundleRef>| b.map(|bundle| writer::request(&RequestRef::Link { bundle: Box::new(bundle) }));
     let (whole, compared) =
         state.workspace.with_untracked(|w| (link_of(w.to_bundle_ref()), link_of(w.subset_bundle_ref(&ids))));
     let mut last_size = 0;
