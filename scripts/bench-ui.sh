@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The UI figures of issue 12, as medians over repeated runs in real time (the release build in
+# The UI figures, as medians over repeated runs in real time (the release build in
 # headless Chromium through WebDriver, e2e/tests/bench_ui.rs; never --virtual-time-budget), each
 # beside its target and its previous value (bench/ui/previous.txt):
 #   1. a generated 50 MB bundle (50 runs × 2,000 transactions with histograms) opened by ?src=:

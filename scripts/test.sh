@@ -37,6 +37,6 @@ timed cargo test --locked --target wasm32-unknown-unknown --test components
 
 tier "3/3 end-to-end tests (release build under /runlens/)"
 timed trunk build --release --public-url /runlens/ --dist target/e2e-dist
-# The page must not grow: app wasm and first view, gzipped, against their budgets (docs/size.md).
+# The page must not grow: app wasm and first view, gzipped, against their budgets (docs/decisions/README.md).
 timed bash scripts/check-size.sh target/e2e-dist
 RUNLENS_DIST="$PWD/target/e2e-dist" timed cargo test --locked -p runlens-e2e -- --test-threads=2

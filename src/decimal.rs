@@ -3,7 +3,7 @@
 //! Rust's `{}` writes: thresholds in links).
 //!
 //! Rust's float formatting links the standard library's Grisu and Dragon4 (a big-number type,
-//! its tables and two strategies) into the page (docs/size.md). `fixed` needs none of it: a
+//! its tables and two strategies) into the page (docs/decisions/0006-decimal-formatting.md). `fixed` needs none of it: a
 //! double is an integer times a power of two, so rounding it to N places is integer arithmetic
 //! on a `u128`, exact, with ties to even as Rust rounds (property-tested against Rust's own
 //! formatting). `shortest` is Rust's formatting natively; in the browser its digits come from

@@ -4,7 +4,7 @@
 //! lowered in Rust and any other text by the browser's own `String.prototype.toLowerCase`, which
 //! the page and the worker register with [`set_unicode`] when they start (`js_platform`): the
 //! standard library's Unicode case tables and the final-sigma rule cost the page 15 KB of gzip,
-//! and the browser already carries the same Unicode mapping (docs/size.md). Until a function is registered, text
+//! and the browser already carries the same Unicode mapping (docs/decisions/0007-case-folding-by-the-browser.md). Until a function is registered, text
 //! that is not ASCII keeps its non-ASCII letters as they are (ASCII letters are still lowered).
 
 use std::borrow::Cow;

@@ -2,7 +2,7 @@
 //! and the ingest worker (`worker::run`) at start: `toLowerCase` for `fold`, `parseFloat` for
 //! `number`, `Number.prototype.toString` for `decimal`. The core stays free of browser crates; the
 //! page links neither the standard library's Unicode case tables, nor its float parser, nor its
-//! float formatting (docs/size.md). wasm32 only.
+//! float formatting (docs/decisions/0006-decimal-formatting.md). wasm32 only.
 
 /// Registers the browser's functions with `fold` and `number`.
 pub fn install() {

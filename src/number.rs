@@ -6,7 +6,7 @@
 //! digits are converted by the function the page and the worker register at start
 //! (`js_platform`: JavaScript's `parseFloat`, which rounds to nearest as Rust does): the standard
 //! library's parser brings a 10 KB table of powers of five and its slow path into the page
-//! (docs/size.md). Until a function is registered, such text reads as not a number.
+//! (docs/decisions/0008-number-reading-by-the-browser.md). Until a function is registered, such text reads as not a number.
 
 /// `s` as an `f64`, exactly when `str::parse::<f64>` would accept it.
 pub fn parse_f64(s: &str) -> Option<f64> {

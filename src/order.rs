@@ -1,7 +1,7 @@
 //! One stable sort for the whole app. `slice::sort_by` compiles a copy of the standard library's
 //! sort (about 4 KB of wasm) for every element type and comparison closure; these helpers sort a
 //! permutation of indices with one closure type instead, so the page carries a single copy
-//! (docs/size.md). They are as stable as `sort_by`: equal elements keep their order.
+//! (docs/decisions/0011-one-stable-sort.md). They are as stable as `sort_by`: equal elements keep their order.
 use std::cmp::Ordering;
 
 /// Sorts `v` by `cmp`, stably, like `slice::sort_by`.

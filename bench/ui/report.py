@@ -43,7 +43,7 @@ def gz(path):
 def sizes(dist, out):
     """The app wasm and the first view's files, gzip -9, as scripts/check-size.sh (the CI's gate)
     counts them: index.html, the files it names (the icon among them) and the landing page's
-    example list. 1 KB = 1,000 B, as in the issue and docs/size.md."""
+    example list. 1 KB = 1,000 B, as scripts/check-size.sh counts."""
     html = open(os.path.join(dist, "index.html"), encoding="utf-8").read()
     names = sorted({n for n in re.findall(r'(?:href|src)="(?:/runlens/)?([^"\s:]+)"', html)})
     first = ["index.html"] + names + [n for n in ["examples/index.json"] if os.path.exists(os.path.join(dist, n))]

@@ -1,4 +1,4 @@
-//! UI benchmarks of issue 12, in real time (never `--virtual-time-budget`): the release build in
+//! UI benchmarks, in real time (never `--virtual-time-budget`): the release build in
 //! headless Chromium through WebDriver. Each test prints `BENCH <key> <value>` lines (medians over
 //! repeated runs, in ms) that `scripts/bench-ui.sh` puts into its table; run alone with
 //! `RUNLENS_DIST=… cargo test -p runlens-e2e --test bench_ui -- --ignored --nocapture --test-threads=1`.

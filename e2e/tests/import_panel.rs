@@ -1,4 +1,4 @@
-//! Raw files of one test dropped together become one run (issue 9): a JTL, a CloudWatch export
+//! Raw files of one test dropped together become one run: a JTL, a CloudWatch export
 //! and `_cat/indices` text are grouped in the import panel, the run is named, compared with an
 //! example's run, saved as a bundle, and the saved bundle loads back equal.
 

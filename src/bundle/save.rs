@@ -1,6 +1,6 @@
 //! A bundle as JSON text, compact (links, remembered sessions) or indented (files people read),
 //! through one serializer: `serde_json::to_string` and `to_string_pretty` would each compile the
-//! bundle types' serialization once more (docs/size.md). The formatter only chooses the
+//! bundle types' serialization once more (docs/decisions/0041-one-json-serializer.md). The formatter only chooses the
 //! whitespace; it delegates to serde_json's `CompactFormatter` or `PrettyFormatter`
 //! (https://docs.rs/serde_json/latest/serde_json/ser/trait.Formatter.html).
 use super::Bundle;

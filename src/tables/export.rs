@@ -22,7 +22,7 @@ fn csv_safe(s: String) -> String {
 /// its quotes doubled; a record of one empty field is `""`). Written here rather than through
 /// the crate: its writer decides per field whether a quoting style applies that tests the field
 /// as a number, which links the standard library's float parser and its 10 KB table into the
-/// page (docs/size.md). A test checks the output against the crate's own writer.
+/// page (docs/decisions/0009-csv-export-by-hand.md). A test checks the output against the crate's own writer.
 pub fn to_csv(t: &Table) -> String {
     let mut out = String::new();
     csv_record(&mut out, t.columns.iter().map(|c| csv_safe(c.label.clone())));

@@ -1,7 +1,7 @@
 //! Remembers files the user opened (or pasted) so that a reload keeps the workspace; bundles from
 //! `src` URLs are fetched again from the link instead. "Close all" forgets them.
 //!
-//! They live in IndexedDB (through `web_sys`' own bindings: ARCHITECTURE.md says why not the `idb`
+//! They live in IndexedDB (through `web_sys`' own bindings: docs/decisions/0015-indexeddb-through-web-sys.md says why not the `idb`
 //! crate), not localStorage: on GitHub Pages the origin is `<owner>.github.io`, shared by every
 //! Pages project of that owner, and localStorage holds about 5 MB for all of them, as text. IndexedDB stores Blobs as they are
 //! (the browser keeps large ones on disk; nothing passes through wasm memory), up to the quota the

@@ -1,7 +1,7 @@
 //! `shown`: Leptos' `<Show>` without its type parameters. `<Show>` is generic over its condition
 //! and its children, so each of the page's uses (44 of them) compiled its own memo, render effect and
 //! `Either` view state; here the condition and the children are boxed and one copy of that code
-//! serves every use (docs/size.md). The behaviour is `<Show>`'s: the condition is memoized, so
+//! serves every use (docs/decisions/0012-show-as-a-function.md). The behaviour is `<Show>`'s: the condition is memoized, so
 //! the children are built again only when it turns from false to true.
 
 use leptos::prelude::*;

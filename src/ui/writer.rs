@@ -1,6 +1,6 @@
 //! The page's side of the writer (`worker::write`): an ingest worker of its own that writes bundles
 //! as JSON (Save bundle, the gzip JSON of links that carry runs) and makes the import panel's runs, so the page's
-//! binary links neither serde's JSON writer nor the merging code (docs/size.md). It is not one of
+//! binary links neither serde's JSON writer nor the merging code (docs/decisions/0014-writer-worker.md). It is not one of
 //! the import pool's workers: cancelling an import never stops it, and a request never waits
 //! behind a file being read. It starts with the first local file (`start`) or the first request.
 //! A request is a promise resolved by the worker's answer; if the writer dies, every request

@@ -3,7 +3,7 @@
 //! in the flat binary of `transactions` (most of a big bundle, read in one pass, 3 times as fast
 //! as borsh reads them) and the rest in borsh's binary. borsh's derived readers are a fraction of
 //! the size of serde's, so the page links no serde deserializer of the bundle types at all
-//! (`docs/size.md`). Numbers follow JSON's rule first (`finite`).
+//! (`docs/decisions/0002-borsh-on-the-wire.md`). Numbers follow JSON's rule first (`finite`).
 
 mod finite;
 mod transactions;

@@ -1,7 +1,7 @@
 //! What the page asks of the writer worker (`ui::writer` sends, `worker::write` answers): bundles
 //! written as JSON text (Save bundle, links that carry runs) and the import panel's groups of files
 //! made into runs (`import::group::bundle_of`). Both were the page's own work; here they keep
-//! serde's JSON writer and the merging code out of the page's binary (docs/size.md). A request
+//! serde's JSON writer and the merging code out of the page's binary (docs/decisions/0014-writer-worker.md). A request
 //! is borsh's binary of `Request`; the answer to a merge is the merged bundle in `Pieces`, as an
 //! import's, with its compact JSON (what the page remembers for a reload).
 
