@@ -10,7 +10,7 @@ set -euo pipefail
 dist="${1:?usage: scripts/check-size.sh DIST (a release build, e.g. target/e2e-dist)}"
 
 # The budget, in bytes of gzip -9 output (1 KB = 1,000 B), of a plain `trunk build --release` on
-# the stable toolchain as shipped (docs/decisions/stable-toolchain.md).
+# the stable toolchain as shipped (docs/decisions/0042-stable-toolchain.md).
 target_wasm=340000
 target_first_view=360000
 # The ratchet (RUNLENS_RATCHET_* override it, e.g. to see the check fail): what the page weighed

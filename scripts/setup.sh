@@ -14,6 +14,14 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The formatter and the linter, which scripts/test.sh runs first (a minimal toolchain lacks them).
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    say "adding the $component component"
+    rustup component add "$component"
+  fi
+done
+
 # Crates, fetched while the registry is in reach: Trunk builds offline (Trunk.toml), so the app's
 # crates for every target must be in Cargo's cache first. A quick no-op once they are there.
 cargo fetch --locked --quiet

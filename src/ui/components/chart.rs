@@ -236,8 +236,7 @@ where
 }
 
 /// `Chart`'s body, for any figure: the component is generic over the closure that builds the
-/// figure, and this keeps one copy of its effect, buttons and view for the page's five charts
-/// (docs/size.md).
+/// figure, and this keeps one copy of its effect, buttons and view for the page's charts.
 fn chart(figure: Box<dyn Fn() -> Figure>, label: String, height: u32, file_name: &'static str) -> AnyView {
     let id = format!("chart-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
     let error = RwSignal::new(None::<String>);
