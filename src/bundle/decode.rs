@@ -4,13 +4,13 @@
 //! https://www.rfc-editor.org/rfc/rfc8259#section-8.1). A byte that is not UTF-8 is reported with
 //! its line and column, and the encoding the file seems to be in.
 
-use super::load::{LoadError, LoadErrorKind};
+use super::error::{LoadError, LoadErrorKind};
 use crate::limits::{MAX_DOCUMENT_BYTES, MAX_INFLATED_BYTES};
 use encoding_rs::{Encoding, UTF_8};
 use std::borrow::Cow;
 
 fn error(source: &str, kind: LoadErrorKind, pos: Option<(usize, usize)>, message: String) -> LoadError {
-    LoadError { kind, source: source.into(), path: None, line: pos.map(|p| p.0), column: pos.map(|p| p.1), message }
+    LoadError::new(kind, source, message).at_opt(pos)
 }
 
 fn mib(n: u64) -> u64 {

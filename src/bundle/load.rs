@@ -1,65 +1,12 @@
 //! Loading a bundle from text: syntax, format/version check, typed parse with JSON paths, then
 //! validation. Never panics; errors carry a kind and a position, warnings a JSON path.
 
+use super::error::{LoadError, LoadErrorKind};
 use super::warnings::{Warning, Warnings};
 use super::{Bundle, FORMAT_NAME, FORMAT_VERSION};
 use crate::limits::MAX_RUNS;
 use serde::Deserialize;
 use std::fmt;
-
-/// What went wrong while loading.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LoadErrorKind {
-    /// Not valid JSON.
-    Syntax,
-    /// Valid JSON, but not a runlens bundle.
-    NotABundle,
-    /// A runlens bundle of a version this build does not read.
-    UnsupportedVersion,
-    /// A field has the wrong type, or a required one is missing.
-    Schema,
-    /// Well-typed but inconsistent (duplicate run ids, comparisons naming unknown runs).
-    Invalid,
-    /// The file could not be read (the browser or the OS refused, the connection broke off).
-    Io,
-    /// No importer recognises the file (neither a bundle nor a supported tool's output).
-    UnknownFormat,
-    /// A recognised format that runlens cannot read (e.g. Gatling's binary log); the message says
-    /// what to use instead.
-    Unsupported,
-    /// Over a size or count limit that keeps the page alive; the message names the limit.
-    TooLarge,
-    /// Recognised, but it holds nothing runlens can show (no samples, no rows).
-    Empty,
-}
-
-/// A loading error: kind, the file it came from, and where in it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LoadError {
-    pub kind: LoadErrorKind,
-    pub source: String,
-    /// JSON path such as `runs[2].transactions[0].p99_ms`.
-    pub path: Option<String>,
-    pub line: Option<usize>,
-    pub column: Option<usize>,
-    pub message: String,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.source)?;
-        if let Some(line) = self.line {
-            write!(f, ", line {line}")?;
-            if let Some(col) = self.column {
-                write!(f, ", column {col}")?;
-            }
-        }
-        if let Some(path) = &self.path {
-            write!(f, ", at {path}")?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
 
 /// A bundle that loaded, with its warnings.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,13 +64,16 @@ pub fn load_bundle(source: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
 
 /// Loads a bundle from JSON text. `source` names the file in messages.
 pub fn load_bundle_str(source: &str, text: &str) -> Result<Loaded, LoadError> {
-    let err = |kind, path: Option<String>, line, column, message: String| LoadError {
-        kind,
-        source: source.to_string(),
-        path,
-        line,
-        column,
-        message,
+    let err = |kind, path: Option<String>, line: Option<usize>, column, message: String| {
+        let e = LoadError::new(kind, source, message);
+        let e = match line {
+            Some(l) => e.at(l, column),
+            None => e,
+        };
+        match path {
+            Some(p) => e.at_path(p),
+            None => e,
+        }
     };
     if text.trim().is_empty() {
         return Err(err(LoadErrorKind::Empty, None, None, None, "the file is empty".into()));
@@ -255,13 +205,9 @@ pub(crate) fn finish_with_later(
     mut warnings: Warnings,
     ignored: Warnings,
 ) -> Result<Loaded, LoadError> {
-    let err = |kind, path: Option<String>, message: String| LoadError {
-        kind,
-        source: source.to_string(),
-        path,
-        line: None,
-        column: None,
-        message,
+    let err = |kind, path: Option<String>, message: String| match path {
+        Some(p) => LoadError::new(kind, source, message).at_path(p),
+        None => LoadError::new(kind, source, message),
     };
     for w in ignored.finish() {
         warnings.push(w.path, w.message);

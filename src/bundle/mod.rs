@@ -7,6 +7,7 @@
 mod borrowed;
 mod bytesize;
 mod decode;
+mod error;
 mod load;
 mod nonfinite;
 mod presized;
@@ -21,7 +22,8 @@ mod warnings;
 
 pub use borrowed::BundleRef;
 pub use bytesize::{parse_human_size, ByteSize};
-pub use load::{load_bundle, load_bundle_str, LoadError, LoadErrorKind, Loaded};
+pub use error::{LoadError, LoadErrorKind};
+pub use load::{load_bundle, load_bundle_str, Loaded};
 pub use save::to_json;
 pub use types::*;
 pub use warnings::Warning;
