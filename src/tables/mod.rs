@@ -2,15 +2,21 @@
 //! sorting) and the exporters turn it into CSV, Markdown or Confluence markup. No UI here.
 
 mod build;
+mod config;
 mod export;
+mod latency;
 mod report;
 mod report_render;
+mod runs;
 mod trend;
 
 pub use build::*;
+pub use config::{config_table, indices_table};
 pub use export::{to_confluence, to_csv, to_markdown};
+pub use latency::{latency_table, LATENCY_COLUMNS};
 pub use report::{biggest_changes, report_page, ReportChart, ReportPage, METHOD};
 pub use report_render::{page_confluence, page_html, page_markdown};
+pub use runs::{runs_table, short_time, tenants_table};
 pub use trend::trend_table;
 
 use crate::analysis::{self, Verdict};

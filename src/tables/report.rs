@@ -3,7 +3,8 @@
 //! what regressed or improved beyond noise, plus a total per table. `report_render` writes it as
 //! Markdown, Confluence wiki markup or a self-contained HTML file.
 
-use super::build::{compare_table, section_slug, short_time, status_word, RowFilter};
+use super::build::{compare_table, section_slug, RowFilter};
+use super::runs::{short_time, status_word};
 use super::{Cell, Column, Row, Table};
 use crate::analysis::{self, summarize, Verdict};
 use crate::bundle::{Run, RunStatus, Unit};
@@ -186,5 +187,4 @@ pub fn report_page(
 }
 
 #[cfg(test)]
-#[path = "report_tests.rs"]
 mod tests;

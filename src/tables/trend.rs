@@ -1,7 +1,8 @@
 //! The table under a trend chart: one row per run in order, its value, the change against the
 //! baseline and the verdict (reason on hover and in exports).
 
-use super::build::{short_time, value_cell, verdict_cell};
+use super::build::{value_cell, verdict_cell};
+use super::runs::short_time;
 use super::{Cell, Column, Row, Table};
 use crate::analysis::trend::Trend;
 use crate::analysis::trend::ORDER_START;
