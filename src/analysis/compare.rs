@@ -151,11 +151,40 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
         Some((section, key, _)) => runs.iter().map(|r| key_facts(r, section, key)).unzip(),
         None => (runs.iter().map(|r| facts(r)).collect(), Vec::new()),
     };
+    let mut g = gather(&all, runs.len(), only);
+    if let Some((section, _, _)) = only {
+        for (ri, has) in has_section.iter().enumerate() {
+            g.sections[ri][section as usize] = *has;
+        }
+    }
+    judge_rows(&mut g, runs, th, iv);
+    in_order(g.rows, &g.row_key)
+}
+
+/// The runs' facts aligned by key: one row per (key, metric), one slot per run.
+struct Gathered {
+    rows: Vec<Row>,
+    /// Per row: its key's number (keys numbered in order of first appearance).
+    row_key: Vec<usize>,
+    /// Per row, one slot per run (a stride of the number of runs).
+    slots: Vec<Option<Slot>>,
+    /// Per key (a stride of the number of runs), which runs have it.
+    key_runs: Vec<bool>,
+    /// Per run, which sections it has.
+    sections: Vec<[bool; Section::ALL.len()]>,
+}
+
+/// Aligns the facts of `n` runs (`all`, each run's facts key by key) into rows; with `only`, keeps
+/// that one row (but still notes which runs have which keys and sections).
+fn gather(all: &[Vec<Fact>], n: usize, only: Option<(Section, &str, &str)>) -> Gathered {
     let cap = all.first().map_or(0, Vec::len);
-    let mut rows: Vec<Row> = Vec::with_capacity(cap);
-    // Per row: its key's number (keys numbered in order of first appearance) and one slot per run.
-    let mut row_key: Vec<usize> = Vec::with_capacity(cap);
-    let mut slots: Vec<Option<Slot>> = Vec::with_capacity(cap * runs.len());
+    let mut g = Gathered {
+        rows: Vec::with_capacity(cap),
+        row_key: Vec::with_capacity(cap),
+        slots: Vec::with_capacity(cap * n),
+        key_runs: Vec::new(),
+        sections: vec![[false; Section::ALL.len()]; n],
+    };
     // Fx hashing: the keys are the bundle's own names, hashed tens of thousands of times per
     // switch; SipHash's protection against chosen collisions is not worth its cost here.
     // Rows by (key number, metric): a key's name is hashed once per run of its facts, not once
@@ -163,30 +192,21 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
     let mut index: FxHashMap<(usize, &str), usize> = FxHashMap::default();
     index.reserve(cap);
     let mut key_index: FxHashMap<(Section, &str), usize> = FxHashMap::default();
-    // Per key (a stride of `runs.len()`), which runs have it; per run, which sections it has.
-    let n = runs.len();
-    let mut key_runs: Vec<bool> = Vec::new();
     // Per key, its name once it has a row; the metrics' names, once each.
     let mut key_names: Vec<Option<Arc<str>>> = Vec::new();
     // Usually about a dozen metric names: a short list is enough (past `MAX_SHARED_METRICS`
     // names, as with many resource phases, a row gets a copy of its own).
     const MAX_SHARED_METRICS: usize = 64;
     let mut metric_names: Vec<Arc<str>> = Vec::new();
-    let mut sections = vec![[false; Section::ALL.len()]; runs.len()];
-    if let Some((section, _, _)) = only {
-        for (ri, has) in has_section.iter().enumerate() {
-            sections[ri][section as usize] = *has;
-        }
-    }
     for (ri, run_facts) in all.iter().enumerate() {
         let mut last: Option<(Section, &str, usize)> = None;
         for f in run_facts {
-            sections[ri][f.section as usize] = true;
+            g.sections[ri][f.section as usize] = true;
             let k = match last {
                 Some((s, key, k)) if s == f.section && key == f.key => k,
                 _ => {
                     let k = *key_index.entry((f.section, &f.key)).or_insert_with(|| {
-                        key_runs.extend(std::iter::repeat_n(false, n));
+                        g.key_runs.extend(std::iter::repeat_n(false, n));
                         key_names.push(None);
                         key_names.len() - 1
                     });
@@ -194,7 +214,7 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
                     k
                 }
             };
-            key_runs[k * n + ri] = true;
+            g.key_runs[k * n + ri] = true;
             if only.is_some_and(|(s, k, m)| (s, k, m) != (f.section, &*f.key, &*f.metric)) {
                 continue;
             }
@@ -208,13 +228,13 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
                     }
                     None => Arc::from(&*f.metric),
                 };
-                rows.push(Row { section: f.section, key, metric, unit: f.unit, spec: f.spec, cells: Vec::new() });
-                row_key.push(k);
-                slots.extend(std::iter::repeat_n(None, n));
-                rows.len() - 1
+                g.rows.push(Row { section: f.section, key, metric, unit: f.unit, spec: f.spec, cells: Vec::new() });
+                g.row_key.push(k);
+                g.slots.extend(std::iter::repeat_n(None, n));
+                g.rows.len() - 1
             });
             // The first occurrence wins (the loader warns about duplicates).
-            slots[i * n + ri].get_or_insert(Slot {
+            g.slots[i * n + ri].get_or_insert(Slot {
                 value: f.value,
                 unit: f.unit,
                 samples: f.samples,
@@ -222,7 +242,13 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
             });
         }
     }
-    for ((row, slot), k) in rows.iter_mut().zip(slots.chunks(runs.len().max(1))).zip(&row_key) {
+    g
+}
+
+/// Each row's cells: the baseline's value, and every other run judged against it.
+fn judge_rows(g: &mut Gathered, runs: &[&Run], th: &Thresholds, iv: &Intervals) {
+    let n = runs.len();
+    for ((row, slot), k) in g.rows.iter_mut().zip(g.slots.chunks(n.max(1))).zip(&g.row_key) {
         let side = |ri: usize| {
             let s = slot[ri];
             Side {
@@ -231,12 +257,12 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
                 samples: s.and_then(|s| s.samples),
                 seconds: s.and_then(|s| s.seconds),
                 status: runs[ri].status,
-                has_key: key_runs[*k * n + ri],
-                has_section: sections[ri][row.section as usize],
+                has_key: g.key_runs[*k * n + ri],
+                has_section: g.sections[ri][row.section as usize],
             }
         };
         let base = side(0);
-        row.cells = (0..runs.len())
+        row.cells = (0..n)
             .map(|ri| {
                 if ri == 0 {
                     return Cell::baseline(base.value, base.unit);
@@ -247,8 +273,11 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
             })
             .collect();
     }
-    // Sections in order, then by key in order of first appearance (a key's metrics stay together
-    // even when a later run adds metrics the baseline lacks); stable inside a key.
+}
+
+/// Sections in order, then by key in order of first appearance (a key's metrics stay together
+/// even when a later run adds metrics the baseline lacks); stable inside a key.
+fn in_order(rows: Vec<Row>, row_key: &[usize]) -> Vec<Row> {
     let mut idx: Vec<usize> = (0..rows.len()).collect();
     crate::order::sort_by_key(&mut idx, |i| (rows[*i].section, row_key[*i]));
     let mut slots: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
