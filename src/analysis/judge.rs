@@ -242,41 +242,12 @@ pub(crate) fn judge(
     th: &Thresholds,
     interval: Option<Interval>,
 ) -> Cell {
-    let (b, v) = match (base.value, this.value) {
-        (Some(b), Some(v)) => (b, v),
-        (None, None) => {
-            let why = if this.has_section { Why::NotStated } else { Why::SectionAbsent(section) };
-            return Cell::bare(None, this.unit, Verdict::Missing, why);
-        }
-        (None, Some(v)) => {
-            let why = if base.has_key { Why::NotStated } else { Why::New(section) };
-            return Cell::bare(Some(v), this.unit, Verdict::Added, why);
-        }
-        (Some(_), None) => {
-            return match () {
-                _ if failed(this.status) => Cell::bare(
-                    None,
-                    this.unit,
-                    Verdict::NotComparable,
-                    Why::Failed { baseline: false, status: this.status },
-                ),
-                _ if !this.has_section => Cell::bare(None, this.unit, Verdict::Missing, Why::SectionAbsent(section)),
-                _ if !this.has_key => Cell::bare(None, this.unit, Verdict::Removed, Why::Vanished(section)),
-                _ => Cell::bare(None, this.unit, Verdict::Missing, Why::NotStated),
-            };
-        }
+    let (b, v) = match both_values(section, base, this) {
+        Ok(bv) => bv,
+        Err(cell) => return cell,
     };
-    if failed(base.status) || failed(this.status) {
-        let (baseline, status) = if failed(base.status) { (true, base.status) } else { (false, this.status) };
-        return Cell::bare(Some(v), this.unit, Verdict::NotComparable, Why::Failed { baseline, status });
-    }
-    if base.unit != this.unit {
-        return Cell::bare(
-            Some(v),
-            this.unit,
-            Verdict::NotComparable,
-            Why::UnitMismatch { base: base.unit, this: this.unit },
-        );
+    if let Some(cell) = not_comparable(base, this, v) {
+        return cell;
     }
     let mut cell = Cell {
         value: Some(v),
@@ -297,7 +268,52 @@ pub(crate) fn judge(
         cell.why = Why::FewSamples { base: base.samples, this: this.samples, min: th.min_samples };
         return cell;
     }
-    let t = th.of(spec.family);
+    let interval = interval.map(|i| (i, Method::HistogramBootstrap)).or(score);
+    (cell.verdict, cell.why) = verdict_of(spec, change, th.of(spec.family), interval);
+    cell
+}
+
+/// Both runs' values, or the cell that says which one is missing and why.
+fn both_values(section: Section, base: &Side, this: &Side) -> Result<(f64, f64), Cell> {
+    match (base.value, this.value) {
+        (Some(b), Some(v)) => Ok((b, v)),
+        (None, None) => {
+            let why = if this.has_section { Why::NotStated } else { Why::SectionAbsent(section) };
+            Err(Cell::bare(None, this.unit, Verdict::Missing, why))
+        }
+        (None, Some(v)) => {
+            let why = if base.has_key { Why::NotStated } else { Why::New(section) };
+            Err(Cell::bare(Some(v), this.unit, Verdict::Added, why))
+        }
+        (Some(_), None) => Err(match () {
+            _ if failed(this.status) => Cell::bare(
+                None,
+                this.unit,
+                Verdict::NotComparable,
+                Why::Failed { baseline: false, status: this.status },
+            ),
+            _ if !this.has_section => Cell::bare(None, this.unit, Verdict::Missing, Why::SectionAbsent(section)),
+            _ if !this.has_key => Cell::bare(None, this.unit, Verdict::Removed, Why::Vanished(section)),
+            _ => Cell::bare(None, this.unit, Verdict::Missing, Why::NotStated),
+        }),
+    }
+}
+
+/// The cell of a value that cannot be compared with the baseline's: a failed run, or units
+/// that differ.
+fn not_comparable(base: &Side, this: &Side, v: f64) -> Option<Cell> {
+    if failed(base.status) || failed(this.status) {
+        let (baseline, status) = if failed(base.status) { (true, base.status) } else { (false, this.status) };
+        return Some(Cell::bare(Some(v), this.unit, Verdict::NotComparable, Why::Failed { baseline, status }));
+    }
+    (base.unit != this.unit).then(|| {
+        Cell::bare(Some(v), this.unit, Verdict::NotComparable, Why::UnitMismatch { base: base.unit, this: this.unit })
+    })
+}
+
+/// The verdict on `change` against the threshold `t` (in % or pp), and with an interval, beyond
+/// noise only if the interval excludes no change on the side the change is on.
+fn verdict_of(spec: &Spec, change: Change, t: f64, interval: Option<(Interval, Method)>) -> (Verdict, Why) {
     let shown = change.shown(spec.family);
     let beyond = match change {
         Change::Abs(a) => a != 0.0,
@@ -305,9 +321,6 @@ pub(crate) fn judge(
         Change::Points(_) => shown != 0.0 && shown.abs() >= t,
     };
     let rising = shown > 0.0;
-    let interval = interval.map(|i| (i, Method::HistogramBootstrap)).or(score);
-    // With an interval, a change is beyond noise only if the interval excludes no change on the
-    // side the change is on.
     let (beyond, why) = match interval {
         Some((i, method)) => (
             beyond && if rising { i.lo > 0.0 } else { i.hi < 0.0 },
@@ -315,18 +328,13 @@ pub(crate) fn judge(
         ),
         None => (beyond, Why::Threshold(t)),
     };
-    cell.why = why;
-    cell.verdict = match (beyond, spec.direction) {
-        (false, _) => Verdict::WithinNoise,
-        (true, Direction::Neutral) => {
-            cell.why = Why::NoDirection(t);
-            Verdict::Changed
-        }
-        (true, Direction::LowerIsBetter) if !rising => Verdict::Improved,
-        (true, Direction::HigherIsBetter) if rising => Verdict::Improved,
-        (true, _) => Verdict::Regressed,
-    };
-    cell
+    match (beyond, spec.direction) {
+        (false, _) => (Verdict::WithinNoise, why),
+        (true, Direction::Neutral) => (Verdict::Changed, Why::NoDirection(t)),
+        (true, Direction::LowerIsBetter) if !rising => (Verdict::Improved, why),
+        (true, Direction::HigherIsBetter) if rising => (Verdict::Improved, why),
+        (true, _) => (Verdict::Regressed, why),
+    }
 }
 
 impl Cell {
