@@ -25,38 +25,8 @@ pub const LATENCY_COLUMNS: [(&str, &str); 10] = [
 
 /// Per transaction, one row per run: the statistics with deltas against the first run.
 pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilter) -> Table {
-    // A key's rows are contiguous in a comparison (`analysis::compare` groups them); a key that
-    // comes back later (rows built by hand) joins its first group.
     let tx: Vec<&analysis::Row> = rows.iter().filter(|r| r.section == Section::Transaction).collect();
-    let text = fold::lower(&filter.text);
-    let mut groups: Vec<(&Arc<str>, Vec<&analysis::Row>)> = Vec::new();
-    let mut at: rustc_hash::FxHashMap<&str, usize> = Default::default();
-    // Whether the last key seen passes the text filter (asked once per run of its rows): keys the
-    // filter drops are never grouped.
-    let mut passes: Option<(&str, bool)> = None;
-    for r in &tx {
-        let keep = match passes {
-            Some((k, keep)) if k == &*r.key => keep,
-            _ => {
-                let keep = text.is_empty() || fold::lower(&r.key).contains(&*text);
-                passes = Some((&r.key, keep));
-                keep
-            }
-        };
-        if !keep {
-            continue;
-        }
-        match groups.last_mut() {
-            Some((k, g)) if **k == r.key => g.push(r),
-            _ => {
-                let i = *at.entry(&r.key).or_insert_with(|| {
-                    groups.push((&r.key, Vec::new()));
-                    groups.len() - 1
-                });
-                groups[i].1.push(r);
-            }
-        }
-    }
+    let groups = by_transaction(&tx, &fold::lower(&filter.text));
     // Runs with no latency at all get no rows (a row of dashes per transaction says nothing).
     let has_data: Vec<bool> =
         (0..labels.len()).map(|ri| tx.iter().any(|r| r.cells.get(ri).is_some_and(|c| c.value.is_some()))).collect();
@@ -73,27 +43,7 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
             metrics.iter().filter_map(|r| change_rank(r)).fold(None, |m, x| Some(m.map_or(x, |m: f64| m.max(x))));
         let key_cell = Cell::shared(Arc::clone(key));
         for ri in (0..labels.len()).filter(|ri| has_data[*ri]) {
-            let mut cells = Vec::with_capacity(2 + LATENCY_COLUMNS.len());
-            cells.push(key_cell.clone());
-            cells.push(label_cells[ri].clone());
-            let mut regressed = false;
-            for r in &by_column {
-                match r {
-                    Some(r) if ri < r.cells.len() => {
-                        let c = &r.cells[ri];
-                        regressed |= c.is_regression();
-                        let mut cell = value_cell(c, &r.spec);
-                        if c.unit == Unit::Ms {
-                            // The column header says "(ms)".
-                            cell.content = c.value.map_or(super::Content::Empty, super::Content::Number);
-                        }
-                        cells.push(cell);
-                    }
-                    _ => cells.push(Cell::empty()),
-                }
-            }
-            let mut row = Row::new(cells, g);
-            row.highlight = regressed;
+            let mut row = run_row(&by_column, ri, [key_cell.clone(), label_cells[ri].clone()], g);
             row.rank = rank;
             out.push(row);
         }
@@ -112,6 +62,68 @@ pub fn latency_table(rows: &[analysis::Row], labels: &[String], filter: &RowFilt
         format!("Latency per transaction (no latency data in {})", without.join(", "))
     };
     Table { id: "latency".into(), caption, columns, rows: out }
+}
+
+/// The transactions' rows grouped by key, in order of first appearance, keeping the keys whose
+/// lower-cased name contains `text`. A key's rows are contiguous in a comparison
+/// (`analysis::compare` groups them); a key that comes back later (rows built by hand) joins its
+/// first group.
+fn by_transaction<'r>(tx: &[&'r analysis::Row], text: &str) -> Vec<(&'r Arc<str>, Vec<&'r analysis::Row>)> {
+    let mut groups: Vec<(&Arc<str>, Vec<&analysis::Row>)> = Vec::new();
+    let mut at: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    // Whether the last key seen passes the text filter (asked once per run of its rows): keys the
+    // filter drops are never grouped.
+    let mut passes: Option<(&str, bool)> = None;
+    for r in tx {
+        let keep = match passes {
+            Some((k, keep)) if k == &*r.key => keep,
+            _ => {
+                let keep = text.is_empty() || fold::lower(&r.key).contains(text);
+                passes = Some((&r.key, keep));
+                keep
+            }
+        };
+        if !keep {
+            continue;
+        }
+        match groups.last_mut() {
+            Some((k, g)) if **k == r.key => g.push(r),
+            _ => {
+                let i = *at.entry(&r.key).or_insert_with(|| {
+                    groups.push((&r.key, Vec::new()));
+                    groups.len() - 1
+                });
+                groups[i].1.push(r);
+            }
+        }
+    }
+    groups
+}
+
+/// One run's row of a transaction: `lead` (its name and the run's label), then a cell per
+/// column; highlighted when any of them regressed.
+fn run_row(by_column: &[Option<&analysis::Row>], ri: usize, lead: [Cell; 2], group: usize) -> Row {
+    let mut cells = Vec::with_capacity(2 + by_column.len());
+    cells.extend(lead);
+    let mut regressed = false;
+    for r in by_column {
+        match r {
+            Some(r) if ri < r.cells.len() => {
+                let c = &r.cells[ri];
+                regressed |= c.is_regression();
+                let mut cell = value_cell(c, &r.spec);
+                if c.unit == Unit::Ms {
+                    // The column header says "(ms)".
+                    cell.content = c.value.map_or(super::Content::Empty, super::Content::Number);
+                }
+                cells.push(cell);
+            }
+            _ => cells.push(Cell::empty()),
+        }
+    }
+    let mut row = Row::new(cells, group);
+    row.highlight = regressed;
+    row
 }
 
 #[cfg(test)]
