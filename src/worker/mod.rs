@@ -250,7 +250,7 @@ fn import_input(job: u32, name: &str, input: Input, workers: usize) {
         Err(e) => return post_error(job, &format!("{name}: {e}")),
     };
     if let Some(plan) = plan {
-        let encoded = rmp_serde::to_vec(&plan).unwrap_or_default();
+        let encoded = borsh::to_vec(&plan).unwrap_or_default();
         // The blob goes along: a downloaded file exists only here, and the others must read it too.
         post_bytes(
             "plan",
@@ -329,7 +329,7 @@ fn read_range(job: u32, name: &str, data: &JsValue) {
     else {
         return post_error(job, "a range was asked for without its file");
     };
-    let plan: parallel::Plan = match rmp_serde::from_slice(&plan_bytes.to_vec()) {
+    let plan: parallel::Plan = match borsh::from_slice(&plan_bytes.to_vec()) {
         Ok(p) => p,
         Err(e) => return post_error(job, &format!("{name}: a plan could not be read ({e})")),
     };
