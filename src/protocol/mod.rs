@@ -70,12 +70,12 @@ impl std::fmt::Display for ProtocolError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ProtocolError::Kind(None) => write!(f, "a message without a type"),
-            ProtocolError::Kind(Some(kind)) => write!(f, "a message of unknown type {kind:?}"),
+            ProtocolError::Kind(Some(kind)) => write!(f, "a message of unknown type \"{kind}\""),
             ProtocolError::Field { kind, field, expected, missing: true, .. } => {
-                write!(f, "a {kind:?} message without its {field} ({expected})")
+                write!(f, "a \"{kind}\" message without its {field} ({expected})")
             }
             ProtocolError::Field { kind, field, expected, missing: false, .. } => {
-                write!(f, "a {kind:?} message whose {field} is not {expected}")
+                write!(f, "a \"{kind}\" message whose {field} is not {expected}")
             }
         }
     }
