@@ -75,7 +75,7 @@ fn post_groups(job: u32, name: &str, bytes: &[u8], parts: &[(usize, usize, usize
             arr
         })
         .collect();
-    // A part is (first run, start, end) of `Cut::parts`.
+    // A part is `Cut::parts`' (first run, separator before, separator after).
     let firsts = parts.iter().map(|part| part.0 as u32).collect();
     post(&ToPage::BundleParts { job, parts: groups, firsts, from: (first_index + 1) as u32, last });
     PENDING.with(|q| {
