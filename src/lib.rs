@@ -22,6 +22,8 @@ pub mod wire;
 #[cfg(target_arch = "wasm32")]
 pub mod js_platform;
 #[cfg(target_arch = "wasm32")]
+pub mod protocol;
+#[cfg(target_arch = "wasm32")]
 pub mod ui;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;

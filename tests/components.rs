@@ -313,3 +313,145 @@ fn a_downloaded_body_reads_the_same_from_its_chunks_at_every_offset() {
         assert_eq!(out, &body[3..], "reading with a {buf_len}-byte buffer");
     }
 }
+
+/// The page–worker messages (`runlens::protocol`): each comes back from its JS object as it was
+/// sent, posting it transfers (detaches) exactly its byte arrays, and a message with a field
+/// missing is an error that names the message, the field and the job.
+mod protocol {
+    use js_sys::{Array, Reflect, Uint8Array};
+    use runlens::protocol::{FromWriter, LoadedGroup, ToPage, ToWorker, ToWriter, Written};
+    use wasm_bindgen::JsValue;
+    use wasm_bindgen_test::*;
+
+    fn bytes(b: &[u8]) -> Uint8Array {
+        Uint8Array::from(b)
+    }
+
+    fn blob() -> web_sys::Blob {
+        web_sys::Blob::new_with_str_sequence(&Array::of1(&"x".into())).unwrap()
+    }
+
+    /// Posts `message` with `transfer` on a channel (as a worker or the page would).
+    fn post(message: &js_sys::Object, transfer: &Array) {
+        let channel = web_sys::MessageChannel::new().unwrap();
+        channel.port1().post_message_with_transferable(message, transfer).unwrap();
+    }
+
+    #[wasm_bindgen_test]
+    fn messages_to_a_worker_come_back_as_sent() {
+        let messages = vec![
+            ToWorker::Import { job: 1, name: "a.jtl".into(), blob: blob(), workers: 3 },
+            ToWorker::Fetch { job: 2, name: "b.json".into(), url: "https://example.com/b.json".into(), workers: 1 },
+            ToWorker::Range { job: 3, name: "c.jtl".into(), blob: blob(), plan: bytes(&[1, 2]), index: 2 },
+            ToWorker::Part { job: 4, index: 1, data: bytes(&[3]), failed: None },
+            ToWorker::Part { job: 4, index: 2, data: bytes(&[]), failed: Some("bad line".into()) },
+            ToWorker::Runs { job: 5, index: 1, first: 7, data: bytes(b"[]") },
+            ToWorker::RunsDone { job: 5, index: 1, ids: Some(vec!["r1".into(), "r2".into()]) },
+            ToWorker::RunsDone { job: 5, index: 2, ids: None },
+            ToWorker::Warm,
+        ];
+        for m in messages {
+            let back = ToWorker::from_js(&m.to_js().into()).unwrap();
+            assert_eq!(format!("{back:?}"), format!("{m:?}"));
+            let transferred = matches!(m, ToWorker::Part { .. } | ToWorker::Runs { .. });
+            assert_eq!(m.transfer().length(), u32::from(transferred), "{m:?}");
+        }
+        // The plan is copied to each worker, never transferred.
+        let plan = bytes(&[1, 2, 3]);
+        let range = ToWorker::Range { job: 3, name: "c.jtl".into(), blob: blob(), plan: plan.clone(), index: 1 };
+        post(&range.to_js(), &range.transfer());
+        assert_eq!(plan.length(), 3);
+    }
+
+    #[wasm_bindgen_test]
+    fn messages_to_the_page_come_back_as_sent_and_transfer_their_arrays() {
+        let (head, run) = (bytes(&[1, 2, 3]), bytes(&[4, 5]));
+        let done = ToPage::Done {
+            job: 9,
+            data: head.clone(),
+            runs: vec![run.clone()],
+            ms: Some(12.5),
+            read_ms: None,
+            later: Some(2),
+        };
+        let messages = vec![
+            ToPage::Ready { build: "b1".into() },
+            ToPage::Progress { job: 1, bytes: 5_000_000_000, records: 7 },
+            ToPage::Plan { job: 1, data: bytes(&[1]), ranges: 3, blob: blob() },
+            ToPage::Part { job: 1, index: 2, data: bytes(&[]), failed: Some("why".into()) },
+            ToPage::Big { job: 1, bundle: true, bytes: 1 << 33 },
+            ToPage::BundleParts {
+                job: 1,
+                parts: vec![bytes(b"[]"), bytes(b"[1]")],
+                firsts: vec![3, 8],
+                from: 1,
+                last: false,
+            },
+            ToPage::RunsDone {
+                job: 1,
+                index: 1,
+                group: Some(LoadedGroup { first: 3, ids: vec!["a".into()], runs: vec![bytes(&[9])] }),
+            },
+            ToPage::RunsDone { job: 1, index: 2, group: None },
+            ToPage::Error { job: 1, message: "It failed.".into() },
+            done.clone(),
+        ];
+        for m in &messages {
+            let back = ToPage::from_js(&m.to_js().into()).unwrap();
+            assert_eq!(format!("{back:?}"), format!("{m:?}"));
+            assert_eq!(back.job(), m.job());
+        }
+        let counts: Vec<u32> = messages.iter().map(|m| m.transfer().length()).collect();
+        assert_eq!(counts, [0, 0, 1, 1, 0, 2, 1, 0, 0, 2]);
+        post(&done.to_js(), &done.transfer());
+        assert_eq!((head.length(), run.length()), (0, 0), "the answer's arrays are transferred, not copied");
+    }
+
+    #[wasm_bindgen_test]
+    fn the_writers_messages_come_back_as_sent() {
+        let data = bytes(&[1, 2]);
+        let write = ToWriter::Write { job: 4, data: data.clone() };
+        assert_eq!(format!("{:?}", ToWriter::from_js(&write.to_js().into()).unwrap()), format!("{write:?}"));
+        post(&write.to_js(), &write.transfer());
+        assert_eq!(data.length(), 0, "the request is transferred");
+        let answers = vec![
+            FromWriter::Ready { build: "b1".into() },
+            FromWriter::Written { job: 1, answer: Written::Json(vec![bytes(b"{}"), bytes(b"[]")]) },
+            FromWriter::Written {
+                job: 2,
+                answer: Written::Merged { data: bytes(&[1]), runs: vec![bytes(&[2])], json: vec![bytes(b"{}")] },
+            },
+            FromWriter::Written { job: 3, answer: Written::Fragment("bundle=abc".into()) },
+            FromWriter::Written { job: 3, answer: Written::Fragment(String::new()) },
+            FromWriter::Written { job: 4, answer: Written::Size(3_000_000) },
+            FromWriter::Error { job: 5, message: "The writer worker stopped.".into() },
+        ];
+        for m in &answers {
+            let back = FromWriter::from_js(&m.to_js().into()).unwrap();
+            assert_eq!(format!("{back:?}"), format!("{m:?}"));
+        }
+        let counts: Vec<u32> = answers.iter().map(|m| m.transfer().length()).collect();
+        assert_eq!(counts, [0, 2, 3, 0, 0, 0, 0]);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_message_that_does_not_read_is_an_error_naming_its_field() {
+        let range = ToWorker::Range { job: 3, name: "c.jtl".into(), blob: blob(), plan: bytes(&[1]), index: 1 };
+        let o = range.to_js();
+        Reflect::delete_property(&o, &"plan".into()).unwrap();
+        let e = ToWorker::from_js(&o.into()).unwrap_err();
+        assert_eq!(e.job(), Some(3));
+        assert!(!e.is_unknown_kind());
+        assert_eq!(e.to_string(), "a \"range\" message without its plan (a Uint8Array)");
+        let o = ToPage::Progress { job: 2, bytes: 1, records: 1 }.to_js();
+        Reflect::set(&o, &"records".into(), &"many".into()).unwrap();
+        assert_eq!(
+            ToPage::from_js(&o.into()).unwrap_err().to_string(),
+            "a \"progress\" message whose records is not a number"
+        );
+        // Another side's message, or none at all: of no kind this side takes.
+        assert!(ToWorker::from_js(&ToPage::Ready { build: "b".into() }.to_js().into()).unwrap_err().is_unknown_kind());
+        assert!(ToPage::from_js(&JsValue::UNDEFINED).unwrap_err().is_unknown_kind());
+        assert!(FromWriter::from_js(&JsValue::from_str("written")).unwrap_err().is_unknown_kind());
+    }
+}

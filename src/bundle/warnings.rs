@@ -4,8 +4,9 @@
 use crate::limits::MAX_WARNINGS;
 use std::fmt;
 
-/// Something odd but usable, shown to the user beside the data.
-#[derive(Debug, Clone, PartialEq)]
+/// Something odd but usable, shown to the user beside the data (borsh: it crosses from the
+/// worker to the page in `wire::Done`).
+#[derive(Debug, Clone, PartialEq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Warning {
     pub path: String,
     pub message: String,

@@ -15,7 +15,7 @@ use crate::bundle::{ErrorEntry, LoadError, LoadErrorKind, Run, RunStatus};
 use rustc_hash::FxHashMap;
 
 /// Column positions of the fields runlens reads.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Cols {
     pub timestamp: Option<usize>,
     pub elapsed: Option<usize>,
@@ -30,7 +30,7 @@ pub struct Cols {
 }
 
 /// How a file is laid out: delimiter, header, columns.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Layout {
     pub delimiter: u8,
     pub header: bool,

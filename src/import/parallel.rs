@@ -25,7 +25,7 @@ pub trait RangeSource {
 }
 
 /// How a file will be read: whole by one worker, or in ranges.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Plan {
     pub layout: Layout,
     /// Nominal byte ranges, in file order; range 0 starts at 0.
@@ -167,11 +167,11 @@ fn reread(name: &str, src: &dyn RangeSource, plan: &Plan, before: &[Part], i: us
 
 /// Encodes a part for another worker.
 pub fn encode_part(p: &Part) -> Vec<u8> {
-    rmp_serde::to_vec(p).unwrap_or_default()
+    borsh::to_vec(p).unwrap_or_default()
 }
 
 pub fn decode_part(bytes: &[u8]) -> Result<Part, String> {
-    rmp_serde::from_slice(bytes).map_err(|e| format!("a worker's partial result could not be read ({e})"))
+    borsh::from_slice(bytes).map_err(|e| format!("a worker's partial result could not be read ({e})"))
 }
 
 /// A file on disk as a range source (tests, CLI, benchmarks).

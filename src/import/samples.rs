@@ -8,8 +8,8 @@
 //! transaction says so in `note`.
 
 use crate::bundle::{Direction, Histogram, Kpi, Transaction, Unit};
+use borsh::{BorshDeserialize, BorshSerialize};
 use rustc_hash::FxHashMap;
-use serde::{Deserialize, Serialize};
 
 /// Values below this are counted in a dense array (fast path for typical latencies).
 const DENSE_LIMIT: u64 = 4096;
@@ -24,7 +24,7 @@ const EXACT_HISTOGRAM_VALUES: usize = 256;
 /// A multiset of non-negative values. Integers are keyed by value; non-integers by their f64 bit
 /// pattern, which orders non-negative floats like their values. Serializable so that the workers
 /// aggregating ranges of one file can hand their parts to the one that merges them.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, BorshSerialize, BorshDeserialize)]
 pub struct Values {
     dense: Vec<u32>,
     sparse: FxHashMap<u64, u64>,
@@ -315,7 +315,7 @@ fn bucket_of(v: f64) -> i64 {
 
 /// Logarithmic buckets (DDSketch's mapping): value v > 0 goes to ⌈log_γ v⌉ with
 /// γ = (1+α)/(1−α); a bucket's representative is within α of every value in it.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, BorshSerialize, BorshDeserialize)]
 struct LogBuckets {
     zero: u64,
     buckets: FxHashMap<i32, u64>,
@@ -348,7 +348,7 @@ impl LogBuckets {
 }
 
 /// Everything counted for one label (or for all samples).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, BorshSerialize, BorshDeserialize)]
 pub struct LabelStats {
     pub name: String,
     /// Where the label first appeared (byte offset or record number): labels are listed in that
@@ -481,12 +481,12 @@ fn per_second(n: u64, start: Option<i64>, end: Option<i64>) -> Option<f64> {
 }
 
 /// Per-label aggregation of a whole file (or of a byte range of it, merged later).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, BorshSerialize, BorshDeserialize)]
 pub struct Aggregator {
     index: FxHashMap<Box<[u8]>, u32>,
     pub labels: Vec<LabelStats>,
     /// In front of `index` for `label_id` (not sent between workers).
-    #[serde(skip)]
+    #[borsh(skip)]
     cache: super::label_cache::LabelCache,
 }
 

@@ -103,7 +103,7 @@ fn Busy() -> impl IntoView {
         let Some(p) = state.progress.get() else { return "Loading…".to_string() };
         let secs = ((web_sys::window().and_then(|w| w.performance()).map_or(0.0, |x| x.now()) - p.started_ms) / 1000.0)
             .max(0.001);
-        if let Some((i, n)) = p.opening {
+        if let Some(super::ingest::Opening { read: i, of: n }) = p.opening {
             return format!(
                 "Opening {}… {} of {} runs read",
                 p.name,
@@ -137,7 +137,7 @@ fn Busy() -> impl IntoView {
     // (done, total) of the bar: runs read while a big bundle opens, else bytes.
     let bar = Memo::new(move |_| {
         state.progress.get().and_then(|p| match p.opening {
-            Some((i, n)) => Some((i as u64, n as u64)),
+            Some(super::ingest::Opening { read: i, of: n }) => Some((i as u64, n as u64)),
             None => p.total.filter(|t| *t > 0).map(|t| (p.bytes.min(t), t)),
         })
     });

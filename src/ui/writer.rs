@@ -6,10 +6,10 @@
 //! A request is a promise resolved by the worker's answer; if the writer dies, every request
 //! waiting on it fails with a message, and the next request starts a new one.
 
+use crate::protocol::{FromWriter, ToWriter, Written};
 use crate::wire::write::{encode_request, RequestRef};
 use crate::wire::{Done, Pieces};
-use crate::worker::msg;
-use js_sys::{Array, Function, Promise, Reflect, Uint8Array};
+use js_sys::{Function, Promise, Reflect, Uint8Array};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -19,20 +19,23 @@ struct Writer {
     worker: Worker,
     ready: bool,
     /// Requests posted before the worker said it is ready (they would be lost).
-    queue: Vec<(JsValue, Array)>,
-    /// The requests sent and not answered: their job and the `resolve` of their promise.
-    waiting: Vec<(u32, Function)>,
+    queue: Vec<ToWriter>,
+    /// The requests sent and not answered.
+    waiting: Vec<Waiting>,
     _on_message: Closure<dyn Fn(MessageEvent)>,
     _on_error: Closure<dyn Fn(web_sys::Event)>,
+}
+
+/// A request sent and not answered.
+struct Waiting {
+    job: u32,
+    /// Resolves the request's promise with the answer (a `FromWriter` message).
+    resolve: Function,
 }
 
 thread_local! {
     static WRITER: RefCell<Option<Writer>> = const { RefCell::new(None) };
     static NEXT_JOB: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
-fn get(o: &JsValue, k: &str) -> JsValue {
-    Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// Starts the writer if it is not running (so that it is ready when the first file is read).
@@ -69,29 +72,39 @@ fn spawn() -> Result<Writer, JsValue> {
     })
 }
 
+/// Posts a request, transferring its buffer.
+fn post(worker: &Worker, message: &ToWriter) {
+    let _ = worker.post_message_with_transfer(&message.to_js(), &message.transfer());
+}
+
 fn on_message(data: JsValue) {
-    match get(&data, "type").as_string().as_deref() {
-        Some("ready") => WRITER.with(|w| {
-            if let Some(w) = w.borrow_mut().as_mut() {
-                w.ready = true;
-                for (m, t) in std::mem::take(&mut w.queue) {
-                    let _ = w.worker.post_message_with_transfer(&m, &t);
+    // The answer is read again by the request it resolves (`ask`); here only its job matters.
+    let job = match FromWriter::from_js(&data) {
+        Ok(FromWriter::Ready { .. }) => {
+            return WRITER.with(|w| {
+                if let Some(w) = w.borrow_mut().as_mut() {
+                    w.ready = true;
+                    for m in std::mem::take(&mut w.queue) {
+                        post(&w.worker, &m);
+                    }
                 }
-            }
-        }),
-        Some("written" | "error") => {
-            let job = get(&data, "job").as_f64().unwrap_or(-1.0) as u32;
-            let resolve = WRITER.with(|w| {
-                let mut w = w.borrow_mut();
-                let waiting = &mut w.as_mut()?.waiting;
-                let at = waiting.iter().position(|(j, _)| *j == job)?;
-                Some(waiting.remove(at).1)
-            });
-            if let Some(resolve) = resolve {
-                let _ = resolve.call1(&JsValue::NULL, &data);
-            }
+            })
         }
-        _ => {}
+        Ok(FromWriter::Written { job, .. } | FromWriter::Error { job, .. }) => job,
+        // An answer that does not read fails its request (`ask` says why).
+        Err(e) => match e.job() {
+            Some(job) => job,
+            None => return,
+        },
+    };
+    let resolve = WRITER.with(|w| {
+        let mut w = w.borrow_mut();
+        let waiting = &mut w.as_mut()?.waiting;
+        let at = waiting.iter().position(|r| r.job == job)?;
+        Some(waiting.remove(at).resolve)
+    });
+    if let Some(resolve) = resolve {
+        let _ = resolve.call1(&JsValue::NULL, &data);
     }
 }
 
@@ -101,9 +114,9 @@ fn failed(why: &str) {
     let Some(writer) = WRITER.with(|w| w.borrow_mut().take()) else { return };
     writer.worker.terminate();
     let message = format!("The writer worker stopped ({why}); nothing was changed.");
-    for (job, resolve) in writer.waiting {
-        let answer = msg(&[("type", "error".into()), ("job", job.into()), ("message", message.as_str().into())]);
-        let _ = resolve.call1(&JsValue::NULL, &answer);
+    for Waiting { job, resolve } in writer.waiting {
+        let answer = FromWriter::Error { job, message: message.clone() };
+        let _ = resolve.call1(&JsValue::NULL, &answer.to_js());
     }
 }
 
@@ -112,8 +125,8 @@ pub fn request(r: &RequestRef) -> Vec<u8> {
     encode_request(r)
 }
 
-/// Sends a request (`request`); the answer object, or why there is none.
-async fn ask(bytes: Vec<u8>) -> Result<JsValue, String> {
+/// Sends a request (`request`); the answer, or why there is none.
+async fn ask(bytes: Vec<u8>) -> Result<Written, String> {
     if !start() {
         return Err("The writer worker could not start in this browser.".into());
     }
@@ -124,56 +137,63 @@ async fn ask(bytes: Vec<u8>) -> Result<JsValue, String> {
     let data = Uint8Array::new_with_length(bytes.len() as u32);
     data.copy_from(&bytes);
     drop(bytes);
-    let transfer = Array::of1(&data.buffer());
-    let message: JsValue = msg(&[("type", "write".into()), ("job", job.into()), ("data", data.into())]).into();
-    let mut message = Some((message, transfer));
+    let mut message = Some(ToWriter::Write { job, data });
     let promise = Promise::new(&mut |resolve, _reject| {
         WRITER.with(|w| {
-            if let (Some(w), Some((m, t))) = (w.borrow_mut().as_mut(), message.take()) {
-                w.waiting.push((job, resolve));
+            if let (Some(w), Some(m)) = (w.borrow_mut().as_mut(), message.take()) {
+                w.waiting.push(Waiting { job, resolve });
                 if w.ready {
-                    let _ = w.worker.post_message_with_transfer(&m, &t);
+                    post(&w.worker, &m);
                 } else {
-                    w.queue.push((m, t));
+                    w.queue.push(m);
                 }
             }
         })
     });
     let answer = wasm_bindgen_futures::JsFuture::from(promise).await.unwrap_or(JsValue::UNDEFINED);
-    match get(&answer, "type").as_string().as_deref() {
-        Some("written") => Ok(answer),
-        _ => Err(get(&answer, "message").as_string().unwrap_or_else(|| "The writer worker gave no answer.".into())),
+    match FromWriter::from_js(&answer) {
+        Ok(FromWriter::Written { answer, .. }) => Ok(answer),
+        Ok(FromWriter::Error { message, .. }) => Err(message),
+        Ok(FromWriter::Ready { .. }) => Err(NO_ANSWER.into()),
+        Err(e) => {
+            leptos::logging::warn!("the writer's answer could not be read: {e}");
+            Err(NO_ANSWER.into())
+        }
     }
 }
 
-fn arrays(v: JsValue) -> Vec<Uint8Array> {
-    v.dyn_into::<Array>().map(|a| a.iter().filter_map(|x| x.dyn_into().ok()).collect()).unwrap_or_default()
+const NO_ANSWER: &str = "The writer worker gave no answer.";
+
+/// An answer of another kind than the request asked for.
+fn unexpected(what: &str) -> String {
+    format!("The writer worker's answer was not {what}.")
 }
 
 /// Each bundle of a `RequestRef::Json` as UTF-8 JSON text.
 pub async fn json(request: Vec<u8>) -> Result<Vec<Uint8Array>, String> {
-    let answer = ask(request).await?;
-    Ok(arrays(get(&answer, "json")))
+    match ask(request).await? {
+        Written::Json(json) => Ok(json),
+        _ => Err(unexpected("JSON")),
+    }
 }
 
 /// The fragment of a link that carries a `RequestRef::Link`'s bundle (`bundle=…`), or
 /// `Err(Ok(size))`, the size of its gzip JSON, when a link cannot carry it (`Err(Err(why))`: the
 /// writer failed).
 pub async fn link(request: Vec<u8>) -> Result<String, Result<u64, String>> {
-    let answer = ask(request).await.map_err(Err)?;
-    match get(&answer, "fragment").as_string() {
-        Some(f) => Ok(f),
-        None => Err(Ok(get(&answer, "size").as_f64().unwrap_or(0.0) as u64)),
+    match ask(request).await.map_err(Err)? {
+        Written::Fragment(f) => Ok(f),
+        Written::Size(size) => Err(Ok(size)),
+        _ => Err(Err(unexpected("a link"))),
     }
 }
 
 /// The import panel's runs (a `RequestRef::Merge`) as one bundle, with the warnings of merging,
 /// and its compact JSON, to remember for a reload.
 pub async fn merge(request: Vec<u8>) -> Result<(Done, Uint8Array), String> {
-    let answer = ask(request).await?;
-    let head = get(&answer, "data").dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
-    let runs = arrays(get(&answer, "runs")).iter().map(Uint8Array::to_vec).collect();
-    let done = crate::wire::decode_done(&Pieces { head, runs })?;
-    let json = arrays(get(&answer, "json")).into_iter().next().unwrap_or_default();
+    let Written::Merged { data, runs, json } = ask(request).await? else { return Err(unexpected("a merged bundle")) };
+    let runs = runs.iter().map(Uint8Array::to_vec).collect();
+    let done = crate::wire::decode_done(&Pieces { head: data.to_vec(), runs })?;
+    let json = json.into_iter().next().unwrap_or_default();
     Ok((done, json))
 }

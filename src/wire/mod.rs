@@ -20,14 +20,13 @@ pub struct Done {
     pub format: String,
     pub format_title: String,
     pub bundle: Bundle,
-    /// (place, message).
-    pub warnings: Vec<(String, String)>,
+    pub warnings: Vec<Warning>,
     pub records: u64,
 }
 
 impl Done {
     pub fn warnings(&self) -> impl Iterator<Item = Warning> + '_ {
-        self.warnings.iter().map(|(p, m)| Warning { path: p.clone(), message: m.clone() })
+        self.warnings.iter().cloned()
     }
 }
 
@@ -51,7 +50,7 @@ fn done_of(imp: Imported) -> Done {
         format: imp.format.slug().into(),
         format_title: imp.format.title().into(),
         bundle: imp.bundle,
-        warnings: imp.warnings.iter().map(|w| (w.path.clone(), w.message.clone())).collect(),
+        warnings: imp.warnings,
         records: imp.records,
     }
 }

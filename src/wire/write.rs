@@ -135,13 +135,7 @@ pub fn answer(bytes: &[u8]) -> Result<Answer, String> {
             let options = group::Options { title: Some(title), baseline: None };
             let (bundle, warnings) = group::bundle_of(None, groups, &options)?;
             let json = bundle::to_json(&bundle, false)?.into_bytes();
-            let done = Done {
-                format: MERGED.into(),
-                format_title: String::new(),
-                bundle,
-                warnings: warnings.into_iter().map(|w| (w.path, w.message)).collect(),
-                records: 0,
-            };
+            let done = Done { format: MERGED.into(), format_title: String::new(), bundle, warnings, records: 0 };
             Ok(Answer::Merged { pieces: encode_pieces(done), json })
         }
         Request::Link { bundle } => {

@@ -1,24 +1,22 @@
 //! A big bundle loaded by several workers (`bundle::split_load`): the first worker cuts it into
-//! groups of runs, posts the later groups (`{type:"bundle-parts", job, parts, firsts, from,
-//! last}`: groups `from`, `from + 1`, …; the page hands each to the least busy worker as
-//! `{type:"runs", job, index, first, data}`) and parses the head meanwhile. A downloaded bundle is
+//! groups of runs, posts the later groups (`ToPage::BundleParts`; the page hands each to the
+//! least busy worker as `ToWorker::Runs`) and parses the head meanwhile. A downloaded bundle is
 //! cut while it arrives (`bundle::stream_cut`), its groups posted as they are complete, and its
-//! head keeps only the first run. Each worker answers with its runs already in the wire's form (`{type:"runs-done",
-//! job, index, first, ids, runs}`, or `failed`); the page keeps the runs and reads them at once
-//! (`ui::ingest_read`), and forwards the ids to the first worker, which finishes the head with
+//! head keeps only the first run. Each worker answers with its runs already in the wire's form
+//! (`ToPage::RunsDone`); the page keeps the runs and reads them at once (`ui::ingest_read`), and
+//! forwards the ids to the first worker (`ToWorker::RunsDone`), which finishes the head with
 //! them and posts the answer with the head's runs and the number of later groups (`later`).
 //! Anything but a clean load (`split_load` says when) loads the whole file again in one pass,
 //! for its exact messages, and posts every run.
 
-use super::{get, get_u32, msg, post_done, post_error, scope, take_first};
+use super::{post, post_done, post_error, take_first, DoneNotes};
 use crate::bundle::split::Cut;
 use crate::bundle::split_load::{self, Head};
 use crate::bundle::stream_cut::StreamCut;
 use crate::import;
-use js_sys::{Array, Uint8Array};
+use crate::protocol::{LoadedGroup, ToPage};
+use js_sys::Uint8Array;
 use std::cell::RefCell;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// A bundle whose later groups are being loaded by other workers.
 struct Pending {
@@ -27,9 +25,18 @@ struct Pending {
     /// The head, once the whole file is in and cut (groups cut while it downloads are out
     /// before that).
     head: Option<HeadPart>,
-    /// Each later group: its runs' ids (the page keeps and reads their pieces, `ui::ingest_read`),
-    /// or None when it did not load cleanly.
-    parts: Vec<Option<Option<Vec<String>>>>,
+    /// Each later group's answer.
+    parts: Vec<GroupAnswer>,
+}
+
+/// What the first worker hears of a later group.
+enum GroupAnswer {
+    /// Not answered yet.
+    Waiting,
+    /// Its runs' ids (the page keeps and reads their pieces, `ui::ingest_read`).
+    Loaded(Vec<String>),
+    /// It did not load cleanly.
+    Failed,
 }
 
 /// The head (the bundle with the first group's runs), and what it replaced of the file
@@ -56,36 +63,28 @@ pub fn stream_group_bytes(length: u64) -> usize {
 /// the page numbers them: the head is group 0), `last` when no more will follow, and keeps room
 /// for their answers.
 fn post_groups(job: u32, name: &str, bytes: &[u8], parts: &[(usize, usize, usize)], first_index: usize, last: bool) {
-    let groups = Array::new();
-    let firsts = Array::new();
-    let transfer = Array::new();
-    for &part in parts {
-        // `[`, the runs, `]`, copied once, straight from the file's bytes.
-        let inner = crate::bundle::split::group_inner(bytes, part);
-        let arr = Uint8Array::new_with_length(inner.len() as u32 + 2);
-        arr.set_index(0, b'[');
-        arr.subarray(1, inner.len() as u32 + 1).copy_from(inner);
-        arr.set_index(inner.len() as u32 + 1, b']');
-        transfer.push(&arr.buffer());
-        groups.push(&arr);
-        firsts.push(&(part.0 as u32).into());
-    }
-    let message = msg(&[
-        ("type", "bundle-parts".into()),
-        ("job", job.into()),
-        ("parts", groups.into()),
-        ("firsts", firsts.into()),
-        ("from", ((first_index + 1) as u32).into()),
-        ("last", last.into()),
-    ]);
-    let _ = scope().post_message_with_transfer(&message, &transfer);
+    let groups = parts
+        .iter()
+        .map(|&part| {
+            // `[`, the runs, `]`, copied once, straight from the file's bytes.
+            let inner = crate::bundle::split::group_inner(bytes, part);
+            let arr = Uint8Array::new_with_length(inner.len() as u32 + 2);
+            arr.set_index(0, b'[');
+            arr.subarray(1, inner.len() as u32 + 1).copy_from(inner);
+            arr.set_index(inner.len() as u32 + 1, b']');
+            arr
+        })
+        .collect();
+    // A part is `Cut::parts`' (first run, separator before, separator after).
+    let firsts = parts.iter().map(|part| part.0 as u32).collect();
+    post(&ToPage::BundleParts { job, parts: groups, firsts, from: (first_index + 1) as u32, last });
     PENDING.with(|q| {
         let mut q = q.borrow_mut();
         if !q.iter().any(|p| p.job == job) {
             q.push(Pending { job, name: name.into(), head: None, parts: Vec::new() });
         }
         if let Some(p) = q.iter_mut().find(|p| p.job == job) {
-            p.parts.resize_with(first_index + parts.len(), || None);
+            p.parts.resize_with(first_index + parts.len(), || GroupAnswer::Waiting);
         }
     });
 }
@@ -134,71 +133,50 @@ pub fn start_or_load(
     try_finish(job);
 }
 
-/// Loads a later group of runs for another worker's bundle and posts its pieces.
-pub fn load_group(job: u32, data: &JsValue) {
-    let index = get_u32(data, "index");
-    let first = get_u32(data, "first") as usize;
-    let loaded = get(data, "data").dyn_into::<Uint8Array>().ok().and_then(|d| {
-        // Room for the group's text, its runs and their encoding, taken in one step.
-        crate::heap::reserve(u64::from(d.length()) * 3);
-        split_load::load_runs(&d.to_vec(), first)
+/// Loads later group `index` of runs for another worker's bundle (`first`: its first run's index
+/// in the bundle) and posts its pieces.
+pub fn load_group(job: u32, index: u32, first: u32, data: &Uint8Array) {
+    // Room for the group's text, its runs and their encoding, taken in one step.
+    crate::heap::reserve(u64::from(data.length()) * 3);
+    let group = split_load::load_runs(&data.to_vec(), first as usize).map(|runs| LoadedGroup {
+        first,
+        ids: runs.iter().map(|r| r.id.clone()).collect(),
+        runs: runs.into_iter().map(|run| super::bytes_to_js(&crate::wire::encode_run(run))).collect(),
     });
-    let Some(runs) = loaded else {
-        let _ = scope().post_message(&msg(&[
-            ("type", "runs-done".into()),
-            ("job", job.into()),
-            ("index", index.into()),
-            ("failed", true.into()),
-        ]));
-        return;
-    };
-    let ids: Array = runs.iter().map(|r| JsValue::from_str(&r.id)).collect();
-    let pieces = Array::new();
-    let transfer = Array::new();
-    for run in runs {
-        let arr = super::bytes_to_js(&crate::wire::encode_run(run));
-        transfer.push(&arr.buffer());
-        pieces.push(&arr);
-    }
-    let message = msg(&[
-        ("type", "runs-done".into()),
-        ("job", job.into()),
-        ("index", index.into()),
-        ("first", (first as u32).into()),
-        ("ids", ids.into()),
-        ("runs", pieces.into()),
-    ]);
-    let _ = scope().post_message_with_transfer(&message, &transfer);
+    post(&ToPage::RunsDone { job, index, group });
 }
 
-/// Takes a later group's answer (forwarded by the page) and finishes when all are in.
-pub fn take_group(job: u32, data: &JsValue) {
+/// Takes a later group's answer (forwarded by the page; `ids`: its runs' ids, None when it did not
+/// load cleanly) and finishes when all are in.
+pub fn take_group(job: u32, index: u32, ids: Option<Vec<String>>) {
     // Group i of the page's message is the bundle's part i - 1 (the head is group 0).
-    let Some(slot) = (get_u32(data, "index") as usize).checked_sub(1) else { return };
-    let part = if get(data, "failed").is_truthy() {
-        None
-    } else {
-        get(data, "ids")
-            .dyn_into::<Array>()
-            .ok()
-            .and_then(|a| a.iter().map(|v| v.as_string()).collect::<Option<Vec<String>>>())
-    };
+    let Some(slot) = (index as usize).checked_sub(1) else { return };
+    let answer = ids.map_or(GroupAnswer::Failed, GroupAnswer::Loaded);
     PENDING.with(|q| {
         if let Some(p) = q.borrow_mut().iter_mut().find(|p| p.job == job).and_then(|p| p.parts.get_mut(slot)) {
-            *p = Some(part);
+            *p = answer;
         }
     });
     try_finish(job);
 }
 
 fn try_finish(job: u32) {
-    let Some(p) =
-        PENDING.with(|q| take_first(q, |p| p.job == job && p.head.is_some() && p.parts.iter().all(Option::is_some)))
-    else {
+    let Some(p) = PENDING.with(|q| {
+        take_first(q, |p| {
+            p.job == job && p.head.is_some() && p.parts.iter().all(|g| !matches!(g, GroupAnswer::Waiting))
+        })
+    }) else {
         return;
     };
     let Some(h) = p.head else { return };
-    let later: Option<Vec<Vec<String>>> = p.parts.into_iter().flatten().collect();
+    let later: Option<Vec<Vec<String>>> = p
+        .parts
+        .into_iter()
+        .map(|g| match g {
+            GroupAnswer::Loaded(ids) => Some(ids),
+            GroupAnswer::Waiting | GroupAnswer::Failed => None,
+        })
+        .collect();
     let groups = later.as_ref().map_or(0, Vec::len);
     let finished = h.head.zip(later).and_then(|(head, later)| split_load::finish_head(&p.name, head, &later.concat()));
     match finished {
@@ -209,7 +187,7 @@ fn try_finish(job: u32) {
                 head: crate::wire::encode_head(import::imported_bundle(loaded)),
                 runs: h.head_runs,
             };
-            post_done(job, pieces, &[("later", (groups as u32).into())]);
+            post_done(job, pieces, DoneNotes { later: Some(groups as u32), ..DoneNotes::default() });
             drop(runs);
         }
         // The one-pass load, for its exact warnings and errors.
@@ -223,7 +201,7 @@ pub fn load_whole(job: u32, name: &str, bytes: &[u8]) {
     match import::import_sized(name, std::io::Cursor::new(bytes), size, Some(import::Format::Bundle), &mut |b, r| {
         super::progress(job, b, r)
     }) {
-        Ok(imp) => super::post_imported(job, imp, &[]),
+        Ok(imp) => super::post_imported(job, imp, DoneNotes::default()),
         Err(e) => post_error(job, &e.to_string()),
     }
 }

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 use std::io::Read;
 
 /// What one byte range of a file adds up to (serializable: workers hand parts to each other).
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Part {
     pub agg: Aggregator,
     /// Failed samples by "code/message", as JMeter's dashboard groups errors.

@@ -1,0 +1,104 @@
+//! Reading a message object's fields, each a typed value or a `ProtocolError` that names the
+//! message's kind and the field.
+
+use super::ProtocolError;
+use js_sys::{Array, Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A field of a JS object, `undefined` when absent (the one such helper: nothing else reads a
+/// message's fields).
+fn get(o: &JsValue, k: &str) -> JsValue {
+    Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The `type` of a message.
+pub(super) fn kind(v: &JsValue) -> Result<String, ProtocolError> {
+    get(v, "type").as_string().ok_or(ProtocolError::Kind(None))
+}
+
+/// The fields of one message of `kind`.
+pub(super) struct Fields<'a> {
+    v: &'a JsValue,
+    kind: &'static str,
+    job: Option<u32>,
+}
+
+impl<'a> Fields<'a> {
+    pub(super) fn new(v: &'a JsValue, kind: &'static str) -> Self {
+        Fields { v, kind, job: get(v, "job").as_f64().map(|j| j as u32) }
+    }
+
+    fn error(&self, field: &'static str, expected: &'static str) -> ProtocolError {
+        let missing = get(self.v, field).is_undefined();
+        ProtocolError::Field { kind: self.kind, job: self.job, field, expected, missing }
+    }
+
+    pub(super) fn job(&self) -> Result<u32, ProtocolError> {
+        self.job.ok_or_else(|| self.error("job", "a number"))
+    }
+
+    pub(super) fn number(&self, field: &'static str) -> Result<f64, ProtocolError> {
+        get(self.v, field).as_f64().ok_or_else(|| self.error(field, "a number"))
+    }
+
+    pub(super) fn number_or_none(&self, field: &'static str) -> Option<f64> {
+        get(self.v, field).as_f64()
+    }
+
+    pub(super) fn u32(&self, field: &'static str) -> Result<u32, ProtocolError> {
+        self.number(field).map(|n| n as u32)
+    }
+
+    pub(super) fn u64(&self, field: &'static str) -> Result<u64, ProtocolError> {
+        self.number(field).map(|n| n as u64)
+    }
+
+    pub(super) fn string(&self, field: &'static str) -> Result<String, ProtocolError> {
+        get(self.v, field).as_string().ok_or_else(|| self.error(field, "a string"))
+    }
+
+    pub(super) fn string_or_none(&self, field: &'static str) -> Option<String> {
+        get(self.v, field).as_string()
+    }
+
+    pub(super) fn bool(&self, field: &'static str) -> Result<bool, ProtocolError> {
+        get(self.v, field).as_bool().ok_or_else(|| self.error(field, "true or false"))
+    }
+
+    /// Whether the field is set to anything truthy (a flag that is absent when not raised).
+    pub(super) fn flag(&self, field: &'static str) -> bool {
+        get(self.v, field).is_truthy()
+    }
+
+    /// A field holding a JS object of type `T` (a `Blob`, a `Uint8Array`).
+    pub(super) fn handle<T: JsCast>(&self, field: &'static str, expected: &'static str) -> Result<T, ProtocolError> {
+        get(self.v, field).dyn_into::<T>().map_err(|_| self.error(field, expected))
+    }
+
+    pub(super) fn bytes(&self, field: &'static str) -> Result<Uint8Array, ProtocolError> {
+        self.handle(field, "a Uint8Array")
+    }
+
+    fn array(&self, field: &'static str, expected: &'static str) -> Result<Array, ProtocolError> {
+        self.handle::<Array>(field, expected)
+    }
+
+    /// An array of byte arrays.
+    pub(super) fn byte_arrays(&self, field: &'static str) -> Result<Vec<Uint8Array>, ProtocolError> {
+        const EXPECTED: &str = "an array of Uint8Arrays";
+        let a = self.array(field, EXPECTED)?;
+        a.iter().map(|x| x.dyn_into::<Uint8Array>().map_err(|_| self.error(field, EXPECTED))).collect()
+    }
+
+    pub(super) fn u32s(&self, field: &'static str) -> Result<Vec<u32>, ProtocolError> {
+        const EXPECTED: &str = "an array of numbers";
+        let a = self.array(field, EXPECTED)?;
+        a.iter().map(|x| x.as_f64().map(|n| n as u32).ok_or_else(|| self.error(field, EXPECTED))).collect()
+    }
+
+    pub(super) fn strings(&self, field: &'static str) -> Result<Vec<String>, ProtocolError> {
+        const EXPECTED: &str = "an array of strings";
+        let a = self.array(field, EXPECTED)?;
+        a.iter().map(|x| x.as_string().ok_or_else(|| self.error(field, EXPECTED))).collect()
+    }
+}
