@@ -256,5 +256,4 @@ fn align(runs: &[&Run], th: &Thresholds, iv: &Intervals, only: Option<(Section, 
 }
 
 #[cfg(test)]
-#[path = "compare_tests.rs"]
 mod tests;

@@ -186,5 +186,4 @@ pub fn report_page(
 }
 
 #[cfg(test)]
-#[path = "report_tests.rs"]
 mod tests;

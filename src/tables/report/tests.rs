@@ -5,7 +5,7 @@ use crate::bundle::load_bundle_str;
 use crate::tables::{page_confluence, page_html, page_markdown};
 
 fn seed000_page(charts: Vec<ReportChart>) -> ReportPage {
-    let text = include_str!("../../public/examples/folio-reindex-orchid-vs-poppy.json");
+    let text = include_str!("../../../public/examples/folio-reindex-orchid-vs-poppy.json");
     let loaded = load_bundle_str("folio-reindex-orchid-vs-poppy.json", text).unwrap();
     let mut ws = Workspace::default();
     ws.add("folio-reindex-orchid-vs-poppy.json", loaded.bundle, vec![]);
@@ -124,7 +124,7 @@ fn bundle_strings_are_escaped_and_only_png_data_urls_embedded() {
 
 #[test]
 fn the_change_chart_takes_the_biggest_changes_beyond_noise() {
-    let text = include_str!("../../public/examples/folio-reindex-orchid-vs-poppy.json");
+    let text = include_str!("../../../public/examples/folio-reindex-orchid-vs-poppy.json");
     let loaded = load_bundle_str("x.json", text).unwrap();
     let runs: Vec<&Run> =
         ["orchid", "poppy-t2"].iter().filter_map(|i| loaded.bundle.runs.iter().find(|r| r.id == *i)).collect();
