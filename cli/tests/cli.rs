@@ -7,6 +7,7 @@ use runlens::bundle::{load_bundle, Bundle};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use support::jtl::{rows, HEADER};
 use tempfile::TempDir;
 
 fn bin() -> &'static str {
@@ -204,24 +205,6 @@ fn usage_errors_exit_2_and_help_follows_clap() {
     assert!(String::from_utf8_lossy(&o.stdout)
         .contains("ehrbase-2022-05-13.jtl: jmeter-csv (JMeter CSV results (JTL)), UTF-8"));
     assert!(stderr(&o).contains("binary-garbage.bin: runlens does not recognise this file"), "{}", stderr(&o));
-}
-
-/// `n` JTL rows of three labels.
-const HEADER: &[u8] = b"timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,bytes\n";
-fn rows(n: usize) -> Vec<u8> {
-    (0..n)
-        .flat_map(|i| {
-            format!(
-                "{},{},{},200,OK,Thread 1-{},true,{}\n",
-                1_700_000_000_000u64 + i as u64,
-                100 + i % 900,
-                ["Login", "Search", "Open"][i % 3],
-                i % 20,
-                i
-            )
-            .into_bytes()
-        })
-        .collect()
 }
 
 /// Data segment the binary may use (`ulimit -d`, KiB).
