@@ -1,57 +1,26 @@
 //! Benchmark of loading a big bundle natively: the 50 MB bundle of the UI benchmark (50 runs ×
-//! 2,000 transactions, each with a 32-bucket histogram, as `e2e/tests/bench_ui.rs` generates it),
+//! 2,000 transactions, each with a 32-bucket histogram: `support::bundle::numbered(50, 2000, 32)`),
 //! through `bundle::load_bundle` (one pass), and cut by `bundle::split` (the scan alone, then the
 //! groups parsed on 2 threads, as the ingest workers parse them); then one run of it through the
 //! worker's answer to the page (`wire`: the run in borsh, its transactions in the flat binary of
 //! `wire/transactions.rs`) beside its transactions in borsh, the format the flat binary was kept
 //! over. Run: `cargo bench --bench bundle_load`. Prints medians of 5 (no timing assertions).
 
-use serde_json::{json, Value};
 use std::time::Instant;
-
-/// The same bundle as `bundle(50, 2000, 32)` in `e2e/tests/bench_ui.rs`.
-fn bundle(runs: usize, n: usize, buckets: usize) -> String {
-    let runs: Vec<Value> = (0..runs)
-        .map(|r| {
-            let tx: Vec<Value> = (0..n)
-                .map(|i| {
-                    let base = 50.0 + (i % 97) as f64 * 3.0 + (r % 5) as f64 * (i % 7) as f64;
-                    let bounds: Vec<f64> =
-                        (0..buckets).map(|k| (base * 0.3 * 1.12f64.powi(k as i32)).round() + k as f64).collect();
-                    let mid = buckets as f64 / 3.0;
-                    let counts: Vec<u64> =
-                        (0..buckets).map(|k| 1 + (100.0 * (-((k as f64 - mid) / 5.0).powi(2)).exp()) as u64).collect();
-                    json!({
-                        "name": format!("tx{i:05}"), "samples": counts.iter().sum::<u64>(), "errors": i % 5,
-                        "mean_ms": base, "median_ms": base * 0.9, "p90_ms": base * 1.5, "p95_ms": base * 1.8,
-                        "p99_ms": base * 2.5, "min_ms": base * 0.2, "max_ms": base * 4.0, "throughput_per_s": 12.5,
-                        "histogram": {"upper_bounds_ms": bounds, "counts": counts}
-                    })
-                })
-                .collect();
-            json!({"id": format!("run-{r:02}"), "label": format!("run {r:02}"), "transactions": tx})
-        })
-        .collect();
-    json!({"format": "runlens-bundle", "version": 1, "report": {"title": "Generated"}, "runs": runs}).to_string()
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
+use support::stats::median_high;
 
 fn main() {
-    let text = bundle(50, 2000, 32);
+    let text = support::bundle::numbered(50, 2000, 32);
     let rounds: usize = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
     let time = |f: &dyn Fn()| {
-        median(
-            (0..rounds)
+        median_high(
+            &mut (0..rounds)
                 .map(|_| {
                     let t = Instant::now();
                     f();
                     t.elapsed().as_secs_f64() * 1e3
                 })
-                .collect(),
+                .collect::<Vec<f64>>(),
         )
     };
     let one = runlens::bundle::load_bundle("bench.json", text.as_bytes()).expect("the bundle loads");

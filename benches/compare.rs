@@ -10,6 +10,7 @@ use runlens::bundle::{Histogram, Run, Transaction};
 use runlens::model::Thresholds;
 use runlens::tables::{latency_table, RowFilter};
 use std::time::Instant;
+use support::stats::median_high;
 
 /// A histogram of `samples` values around `b` ms in buckets about 3 % wide, as the importers
 /// write them for transactions with many distinct values.
@@ -49,11 +50,6 @@ fn run(id: &str, n: usize, k: f64, with_histograms: bool) -> Run {
     }
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
@@ -78,9 +74,9 @@ fn main() {
     }
     println!(
         "compare 2x2000: median {:.2} ms (of which flattening the runs into facts {:.2} ms); latency_table: median {:.2} ms",
-        median(t_cmp),
-        median(t_facts),
-        median(t_tab)
+        median_high(&mut t_cmp),
+        median_high(&mut t_facts),
+        median_high(&mut t_tab)
     );
     // The table behind a keystroke in the filter of 2 × 10,000 transactions (bench-ui figure 3).
     let (a10, b10) = (run("a", 10_000, 1.0, false), run("b", 10_000, 1.1, false));
@@ -93,7 +89,10 @@ fn main() {
         t_filter.push(ms(t0));
         assert!(t.rows.len() > 2000);
     }
-    println!("latency_table of 2x10,000 transactions filtered by one digit: median {:.2} ms", median(t_filter));
+    println!(
+        "latency_table of 2x10,000 transactions filtered by one digit: median {:.2} ms",
+        median_high(&mut t_filter)
+    );
     let (ha, hb) = (run("a", 2000, 1.0, true), run("b", 2000, 1.1, true));
     let mut t_iv = Vec::new();
     for _ in 0..5 {
@@ -104,7 +103,7 @@ fn main() {
     }
     println!(
         "bootstrap intervals (median and p95, 1,000 replicates each) for 2,000 transactions with 150-bucket histograms: median {:.0} ms",
-        median(t_iv)
+        median_high(&mut t_iv)
     );
     // The trends view on a history of 50 runs × 2,000 transactions: its list of metrics (once per
     // history), and the trend of one metric (again at every change of metric, baseline or order).
@@ -122,5 +121,5 @@ fn main() {
         t_trend.push(ms(t0));
         assert_eq!(t.row.cells.len(), 50);
     }
-    println!("trends of 50 runs x 2,000 transactions: the list of metrics median {:.1} ms; one metric's trend median {:.2} ms", median(t_metrics), median(t_trend));
+    println!("trends of 50 runs x 2,000 transactions: the list of metrics median {:.1} ms; one metric's trend median {:.2} ms", median_high(&mut t_metrics), median_high(&mut t_trend));
 }

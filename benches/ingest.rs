@@ -5,11 +5,7 @@
 
 use runlens::import::{import, parallel};
 use std::time::Instant;
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
+use support::stats::median_high;
 
 fn main() {
     let Some(path) = std::env::var_os("RUNLENS_JTL") else {
@@ -37,7 +33,7 @@ fn main() {
                 Some(r) => assert_eq!(&imp.bundle.runs, &r.runs, "{name} differs from the one-pass result"),
             }
         }
-        let m = median(times);
+        let m = median_high(&mut times);
         println!("{name:<20} median {m:.3} s  ({:.0} MB/s, {} bytes)", size as f64 / m / 1e6, size);
     }
 }

@@ -6,7 +6,6 @@
 #      overview ready and latency view ready, each less the small example's; the longest
 #      main-thread task (Long Tasks API, observed from the document's first moment)
 #   2. switching the baseline on 3 runs × 2,000 transactions, without and with histograms
-#      (the ignored benchmarks of e2e/tests/loading.rs and verdicts.rs)
 #   3. sorting and filtering the latency table of 10,000 transactions
 #   4. four embeds on a page of another origin: each one ready after the first; the dist's file
 #      names (what Trunk hashes) and the e2e server's cache headers
@@ -38,11 +37,11 @@ mkdir -p "$OUT"
 RAW=$OUT/raw.txt
 : > "$RAW"
 say "building the benchmarks (the e2e crate)"
-cargo test --locked -p runlens-e2e --test bench_ui --test e2e --no-run 2>&1 | tail -1 >&2
+cargo test --locked -p runlens-e2e --test bench_ui --no-run 2>&1 | tail -1 >&2
 load_before=$(uptime)
 say "figures 1, 3, 4 (e2e/tests/bench_ui.rs)"
-cargo test --locked -p runlens-e2e --test bench_ui -- --ignored --nocapture --test-threads=1 2>&1 | tee -a "$RAW" | grep -E 'BENCH|panicked|test result' >&2 || true
-say "figure 2 (the switch benchmarks of e2e/tests/loading.rs and verdicts.rs)"
-cargo test --locked -p runlens-e2e --test e2e -- --ignored --nocapture --test-threads=1 bench_switch_time 2>&1 | tee -a "$RAW" | grep -E 'switch baseline|panicked|test result' >&2 || true
+cargo test --locked -p runlens-e2e --test bench_ui -- --ignored --nocapture --test-threads=1 --skip bench_switch_time 2>&1 | tee -a "$RAW" | grep -E 'BENCH|panicked|test result' >&2 || true
+say "figure 2 (the switch benchmarks of e2e/tests/bench_ui.rs)"
+cargo test --locked -p runlens-e2e --test bench_ui -- --ignored --nocapture --test-threads=1 bench_switch_time 2>&1 | tee -a "$RAW" | grep -E 'switch baseline|panicked|test result' >&2 || true
 load_after=$(uptime)
 python3 bench/ui/report.py "$RAW" "$RUNLENS_DIST" "$load_before" "$load_after"

@@ -22,8 +22,9 @@ timed cargo fmt --check
 timed cargo clippy --locked --workspace --all-targets -- -D warnings
 timed cargo clippy --locked --lib --bins --target wasm32-unknown-unknown -- -D warnings
 timed cargo test --locked
-# The command-line importer (cli/): success, refused files, inputs larger than its memory limit.
-timed cargo test --locked -p runlens-cli
+# The command-line importer (cli/): success, refused files, inputs larger than its memory limit;
+# and the test-support crate (support/) the tests, benches and e2e tests share.
+timed cargo test --locked -p runlens-cli -p runlens-test-support
 # The crates outside the workspace (bench/ingest/parse, fuzz) have lockfiles of their own: a
 # dependency that leaves the app must leave them too, or their --locked builds stop working.
 # The benchmark's crate needs nothing the app's lockfile lacks, so it is checked offline, for the

@@ -24,7 +24,7 @@ fn host() -> web_sys::HtmlElement {
 }
 
 async fn tick() {
-    gloo::timers::future::TimeoutFuture::new(20).await;
+    gloo_timers::future::TimeoutFuture::new(20).await;
 }
 
 fn texts(root: &web_sys::HtmlElement, selector: &str) -> Vec<String> {

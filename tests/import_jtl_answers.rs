@@ -11,7 +11,6 @@ use serde_json::Value;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const ROWS: u64 = 200_000;
 
@@ -20,21 +19,7 @@ fn generate() -> Option<(PathBuf, Value)> {
     let dir = std::env::temp_dir().join(format!("runlens-jtl-answers-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (jtl, answers) = (dir.join("jtl.csv"), dir.join("answers.json"));
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gen_jtl.py");
-    let status = match Command::new("python3")
-        .arg(&script)
-        .arg(ROWS.to_string())
-        .arg(&jtl)
-        .arg("--answers")
-        .arg(&answers)
-        .status()
-    {
-        Ok(s) => s,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-        Err(e) => panic!("python3 could not be started: {e}"),
-    };
-    assert!(status.success(), "gen_jtl.py failed: {status}");
-    let answers: Value = serde_json::from_slice(&std::fs::read(&answers).unwrap()).unwrap();
+    let answers = support::jtl::gen_jtl_py(ROWS, &jtl, Some(&answers))?.expect("answers asked for");
     Some((jtl, answers))
 }
 

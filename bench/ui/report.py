@@ -27,7 +27,7 @@ def figures(raw):
         if m:
             out[m.group(1)] = (float(m.group(2)), m.group(3).strip())
         # (cargo prints a test's first output on the line of its name.)
-        # The switch benchmarks of e2e/tests/loading.rs and verdicts.rs (medians of 9 switches).
+        # The switch benchmarks of e2e/tests/bench_ui.rs (medians of 9 switches).
         m = re.search(r"switch baseline, 3 runs x 2,000 transactions( with histograms)?: median (\d+) ms \(min (\d+), max (\d+)", line)
         if m:
             key = "switch_2000_histograms" if m.group(1) else "switch_2000"

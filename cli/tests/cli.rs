@@ -5,8 +5,10 @@
 
 use runlens::bundle::{load_bundle, Bundle};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use support::jtl::{rows, HEADER};
+use tempfile::TempDir;
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_runlens")
@@ -21,25 +23,15 @@ const JTL: &str = "tests/corpus/jmeter-csv/ehrbase-2022-05-13.jtl";
 const INDICES: &str = "tests/fixtures/import/opensearch-cat-indices/es8-dataset-size.txt";
 const OTHER_JTL: &str = "tests/corpus/jmeter-csv/taurus-tranctl.jtl";
 
-/// A directory of its own per test, removed afterwards (large generated files with it).
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let d = std::env::temp_dir().join(format!("runlens-cli-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Dir(d)
-    }
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
+/// A directory of its own per test, removed with what is in it (large generated files too) when
+/// the `TempDir` drops.
+fn temp_dir(name: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("runlens-cli-{name}-")).tempdir().unwrap()
 }
 
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// The path of `name` in `d`, as an argument.
+fn file_in(d: &TempDir, name: &str) -> String {
+    d.path().join(name).to_string_lossy().into_owned()
 }
 
 fn runlens(args: &[&str]) -> Output {
@@ -57,8 +49,8 @@ fn load(path: &str) -> Bundle {
 
 #[test]
 fn a_jtl_becomes_the_bundle_the_viewer_makes_of_it() {
-    let d = Dir::new("one");
-    let out = d.path("out.json");
+    let d = temp_dir("one");
+    let out = file_in(&d, "out.json");
     let o = runlens(&["import", &repo(JTL), "-o", &out]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(o.stdout.is_empty(), "the bundle goes to the file");
@@ -81,8 +73,8 @@ fn a_jtl_becomes_the_bundle_the_viewer_makes_of_it() {
 
 #[test]
 fn runs_are_grouped_labelled_compared_and_gzipped() {
-    let d = Dir::new("groups");
-    let out = d.path("report.json.gz");
+    let d = temp_dir("groups");
+    let out = file_in(&d, "report.json.gz");
     let o = runlens(&[
         "import",
         "--title",
@@ -125,8 +117,8 @@ fn runs_are_grouped_labelled_compared_and_gzipped() {
 
 #[test]
 fn nightly_runs_append_to_a_history_with_unique_ids() {
-    let d = Dir::new("append");
-    let hist = d.path("history.json");
+    let d = temp_dir("append");
+    let hist = file_in(&d, "history.json");
     let night = |id: &str, file: &str, extra: &[&str]| {
         let mut args = vec!["import", "--run", id, "--dim", "date=2024-05-01", file, "-o", &hist];
         args.extend_from_slice(extra);
@@ -149,22 +141,22 @@ fn nightly_runs_append_to_a_history_with_unique_ids() {
     assert_eq!(b.comparisons.len(), 1, "tonight's comparison replaces last night's");
     assert_eq!(b.comparisons[0].candidates, vec!["nightly-1~2".to_string()]);
     assert!(
-        !d.0.read_dir().unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp")),
+        !d.path().read_dir().unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp")),
         "no temporary file left"
     );
 }
 
 #[test]
 fn a_refused_file_exits_1_naming_its_place_and_writes_nothing() {
-    let d = Dir::new("bad");
-    let out = d.path("out.json");
+    let d = temp_dir("bad");
+    let out = file_in(&d, "out.json");
     let o = runlens(&["import", &repo("tests/bad-input/truncated.json"), &repo(JTL), "-o", &out]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains("truncated.json, line 23, column 21: the JSON ends before it is complete"), "{err}");
     assert!(!Path::new(&out).exists(), "no bundle when an input is refused");
     // A JTL whose third line never ends (over the 4 MiB line limit).
-    let jtl = d.path("endless.jtl");
+    let jtl = file_in(&d, "endless.jtl");
     let mut f = std::fs::File::create(&jtl).unwrap();
     f.write_all(b"timeStamp,elapsed,label,success\n1,2,a,true\n3,").unwrap();
     f.write_all(&vec![b'x'; runlens::limits::MAX_LINE_BYTES + 1]).unwrap();
@@ -215,24 +207,6 @@ fn usage_errors_exit_2_and_help_follows_clap() {
     assert!(stderr(&o).contains("binary-garbage.bin: runlens does not recognise this file"), "{}", stderr(&o));
 }
 
-/// `n` JTL rows of three labels.
-const HEADER: &[u8] = b"timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,bytes\n";
-fn rows(n: usize) -> Vec<u8> {
-    (0..n)
-        .flat_map(|i| {
-            format!(
-                "{},{},{},200,OK,Thread 1-{},true,{}\n",
-                1_700_000_000_000u64 + i as u64,
-                100 + i % 900,
-                ["Login", "Search", "Open"][i % 3],
-                i % 20,
-                i
-            )
-            .into_bytes()
-        })
-        .collect()
-}
-
 /// Data segment the binary may use (`ulimit -d`, KiB).
 const LIMIT_KIB: u64 = 32 << 10;
 
@@ -258,8 +232,8 @@ fn samples(b: &Bundle) -> f64 {
 
 #[test]
 fn a_file_larger_than_the_memory_limit_is_streamed() {
-    let d = Dir::new("big");
-    let (jtl, out) = (d.path("big.jtl"), d.path("big.json"));
+    let d = temp_dir("big");
+    let (jtl, out) = (file_in(&d, "big.jtl"), file_in(&d, "big.json"));
     let chunk = rows(10_000);
     let chunks = input_bytes().div_ceil(chunk.len() as u64);
     let mut f = std::io::BufWriter::new(std::fs::File::create(&jtl).unwrap());
@@ -283,8 +257,8 @@ fn a_file_larger_than_the_memory_limit_is_streamed() {
 
 #[test]
 fn a_stream_on_standard_input_is_read_with_bounded_memory() {
-    let d = Dir::new("stdin");
-    let out = d.path("stream.json");
+    let d = temp_dir("stdin");
+    let out = file_in(&d, "stream.json");
     let mut child = limited(&["import", "-q", "--run", "piped", "-", "-o", &out])
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())

@@ -170,25 +170,3 @@ mod hostile;
 mod import_panel;
 mod loading;
 mod verdicts;
-
-/// A bundle of `runs` runs with `n` transactions each, for size and speed checks.
-pub fn generated_bundle(runs: usize, n: usize) -> String {
-    let ids = ["run-a", "run-b", "run-c", "run-d"];
-    let runs: Vec<serde_json::Value> = (0..runs)
-        .map(|r| {
-            let tx: Vec<serde_json::Value> = (0..n)
-                .map(|i| {
-                    let base = 50.0 + (i % 97) as f64 * 3.0 + r as f64 * (i % 7) as f64;
-                    serde_json::json!({
-                        "name": format!("tx{i:04}"), "samples": 1000 + i, "errors": i % 5,
-                        "mean_ms": base, "median_ms": base * 0.9, "p90_ms": base * 1.5, "p95_ms": base * 1.8,
-                        "p99_ms": base * 2.5, "min_ms": base * 0.2, "max_ms": base * 4.0, "throughput_per_s": 12.5
-                    })
-                })
-                .collect();
-            serde_json::json!({"id": ids[r], "label": ids[r], "transactions": tx})
-        })
-        .collect();
-    serde_json::json!({"format": "runlens-bundle", "version": 1, "report": {"title": "Generated"}, "runs": runs})
-        .to_string()
-}

@@ -9,6 +9,7 @@
 //! SIGKILL) the kernel sends them SIGTERM, so no run leaves processes behind.
 
 use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -288,4 +289,52 @@ pub async fn settled_query(c: &Client) -> String {
 
 pub fn site(path_and_query: &str) -> String {
     format!("{}{}", env().site, path_and_query)
+}
+
+/// Drops a file with `content` on the page, as a user dragging it from the desktop would.
+pub async fn drop_file(c: &Client, name: &str, content: &str) {
+    c.execute(
+        "const dt = new DataTransfer(); dt.items.add(new File([arguments[1]], arguments[0], {type: 'application/json'}));
+         document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));",
+        vec![json!(name), json!(content)],
+    )
+    .await
+    .unwrap();
+}
+
+/// Drops a file of raw bytes (binary, legacy encodings) on the page.
+pub async fn drop_bytes(c: &Client, name: &str, bytes: &[u8]) {
+    c.execute(
+        "const dt = new DataTransfer(); dt.items.add(new File([new Uint8Array(arguments[1])], arguments[0]));
+         document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));",
+        vec![json!(name), json!(bytes)],
+    )
+    .await
+    .unwrap();
+}
+
+/// Runs `script` every 100 ms until it returns neither null nor false (at most 15 s); its value.
+pub async fn eval_until(c: &Client, script: &str) -> serde_json::Value {
+    let t0 = Instant::now();
+    loop {
+        let v = c.execute(script, vec![]).await.unwrap();
+        if !v.is_null() && v != json!(false) {
+            return v;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(15), "timed out waiting for: {script}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Percent-encodes every byte but ASCII letters, digits and `-_.~` (a URL query value).
+pub fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
 }

@@ -2,8 +2,7 @@
 //! in every view including the charts (Trends and the report page's charts and exports too); bad
 //! files after a good one; a sandboxed embed.
 
-use crate::harness::{env, site, wait_text, with_browser};
-use crate::loading::{drop_bytes, drop_file, eval_until, urlencode};
+use crate::harness::{drop_bytes, drop_file, env, eval_until, site, urlencode, wait_text, with_browser};
 use fantoccini::{Client, Locator};
 use serde_json::json;
 

@@ -2,8 +2,7 @@
 //! and `_cat/indices` text are grouped in the import panel, the run is named, compared with an
 //! example's run, saved as a bundle, and the saved bundle loads back equal.
 
-use crate::harness::{site, wait_text, with_browser};
-use crate::loading::eval_until;
+use crate::harness::{drop_file, eval_until, site, wait_text, with_browser};
 use fantoccini::{Client, Locator};
 use serde_json::json;
 
@@ -89,7 +88,7 @@ async fn files_dropped_together_make_one_named_run_that_saves_and_loads_back() {
         // The saved bundle, opened in a fresh page (after Close all), saves again to the same bundle.
         c.execute("[...document.querySelectorAll('button')].find(b => b.textContent === 'Close all').click();", vec![]).await.unwrap();
         wait_text(&c, ".landing", "Drop result files").await;
-        crate::loading::drop_file(&c, "saved.json", &saved.to_string()).await;
+        drop_file(&c, "saved.json", &saved.to_string()).await;
         wait_text(&c, ".report-title", "mod-search").await;
         let again = saved_bundle(&c).await;
         assert_eq!(again["runs"], saved["runs"], "loads back equal");

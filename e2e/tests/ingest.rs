@@ -35,23 +35,14 @@ impl Drop for Jtl {
 /// `rows` rows from scripts/gen_jtl.py (with its answers when asked) as `files/NAME` of the site's
 /// server; `None` (after a printed notice) when there is no python3 to run the generator.
 fn generate(name: &str, rows: u64, answers: bool) -> Option<Jtl> {
-    if std::process::Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: python3 is missing, so scripts/gen_jtl.py cannot make the JTL of this test");
-        return None;
-    }
     let dir = env().root.join("files");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let answers_path = path.with_extension("answers.json");
-    let gen = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/gen_jtl.py");
-    let mut cmd = std::process::Command::new("python3");
-    cmd.arg(gen).arg(rows.to_string()).arg(&path);
-    if answers {
-        cmd.arg("--answers").arg(&answers_path);
-    }
-    let status = cmd.status().expect("python3 runs");
-    assert!(status.success(), "scripts/gen_jtl.py failed");
-    let answers = answers.then(|| serde_json::from_str(&std::fs::read_to_string(&answers_path).unwrap()).unwrap());
+    let Some(answers) = support::jtl::gen_jtl_py(rows, &path, answers.then_some(answers_path.as_path())) else {
+        eprintln!("SKIPPED: python3 is missing, so scripts/gen_jtl.py cannot make the JTL of this test");
+        return None;
+    };
     Some(Jtl { path, answers })
 }
 

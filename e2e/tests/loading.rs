@@ -1,7 +1,7 @@
 //! Loading, URLs, embedding and export, end to end.
 
-use crate::harness::{env, settled_query, site, wait_query, wait_text, with_browser};
-use fantoccini::{Client, Locator};
+use crate::harness::{drop_file, env, eval_until, settled_query, site, urlencode, wait_query, wait_text, with_browser};
+use fantoccini::Locator;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -10,40 +10,6 @@ const SEED001: &str = "examples/folio-mod-search-eureka.json";
 
 fn example_text(file: &str) -> String {
     std::fs::read_to_string(format!("{}/public/{file}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))).unwrap()
-}
-
-/// Drops a file with `content` on the page, as a user dragging it from the desktop would.
-pub async fn drop_file(c: &Client, name: &str, content: &str) {
-    c.execute(
-        "const dt = new DataTransfer(); dt.items.add(new File([arguments[1]], arguments[0], {type: 'application/json'}));
-         document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));",
-        vec![json!(name), json!(content)],
-    )
-    .await
-    .unwrap();
-}
-
-/// Drops a file of raw bytes (binary, legacy encodings) on the page.
-pub async fn drop_bytes(c: &Client, name: &str, bytes: &[u8]) {
-    c.execute(
-        "const dt = new DataTransfer(); dt.items.add(new File([new Uint8Array(arguments[1])], arguments[0]));
-         document.querySelector('.app').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));",
-        vec![json!(name), json!(bytes)],
-    )
-    .await
-    .unwrap();
-}
-
-pub async fn eval_until(c: &Client, script: &str) -> serde_json::Value {
-    let t0 = Instant::now();
-    loop {
-        let v = c.execute(script, vec![]).await.unwrap();
-        if !v.is_null() && v != json!(false) {
-            return v;
-        }
-        assert!(t0.elapsed() < Duration::from_secs(15), "timed out waiting for: {script}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 #[tokio::test]
@@ -228,18 +194,6 @@ async fn embed_in_an_iframe_of_another_origin_posts_its_height() {
     .await;
 }
 
-pub fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn exports_carry_the_table_and_the_workspace() {
     with_browser(|c| async move {
@@ -328,61 +282,6 @@ async fn a_link_carries_local_runs_to_a_page_that_has_none_of_them() {
         wait_text(&c, ".notice.error", "damaged or cut short").await;
     })
     .await;
-}
-
-/// Median time to switch the candidate on a 2,000-transaction bundle. A benchmark, not a test:
-/// `RUNLENS_DIST=… cargo test -p runlens-e2e -- --ignored --nocapture switch_time`.
-#[tokio::test]
-#[ignore]
-async fn bench_switch_time_2000_transactions() {
-    with_browser(|c| async move {
-        let bundle = crate::generated_bundle(3, 2000);
-        c.goto(&site("")).await.unwrap();
-        wait_text(&c, ".gallery .card", "Reindexing").await;
-        drop_file(&c, "big.json", &bundle).await;
-        wait_text(&c, ".report h1", "Generated").await;
-        c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
-        wait_text(&c, "table[data-table='latency']", "tx0000").await;
-        let times = switch_times(&c).await;
-        eprintln!(
-            "switch baseline, 3 runs x 2,000 transactions: median {:.0} ms (min {:.0}, max {:.0}, n={})",
-            times[4],
-            times[0],
-            times[8],
-            times.len()
-        );
-    })
-    .await;
-}
-
-/// Switches the baseline between run-c and run-b nine times on the latency view; the times from
-/// the change event to the first frame with the new table, sorted.
-pub async fn switch_times(c: &Client) -> Vec<f64> {
-    let mut times = Vec::new();
-    for i in 0..9 {
-        let target = if i % 2 == 0 { "run-c" } else { "run-b" };
-        let ms = c
-            .execute_async(
-                "const [id, done] = arguments; const sel = document.querySelector('[data-testid=baseline]');
-                 const first = () => document.querySelector('table[data-table=latency] tbody tr:nth-child(1) td').textContent;
-                 const before = first();
-                 // The first frame after the DOM change: a MutationObserver sees the change at once
-                 // (polling with timers could see it a frame late).
-                 // Checked: the frame timed shows the table as it stays (no later change).
-                 const table = () => document.querySelector('table[data-table=latency] tbody').textContent;
-                 const seen = new MutationObserver(() => { if (first() !== before) { seen.disconnect(); requestAnimationFrame(() => {
-                   const ms = performance.now() - t0, shown = table(); setTimeout(() => done([ms, table() === shown]), 300); }); } });
-                 seen.observe(document.querySelector('main') || document.body, {subtree: true, childList: true, characterData: true});
-                 const t0 = performance.now(); sel.value = id; sel.dispatchEvent(new Event('change'));",
-                vec![json!(target)],
-            )
-            .await
-            .unwrap();
-        assert_eq!(ms[1], json!(true), "the table changed again after the frame that was timed");
-        times.push(ms[0].as_f64().unwrap());
-    }
-    times.sort_by(f64::total_cmp);
-    times
 }
 
 #[tokio::test]

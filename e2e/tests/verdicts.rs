@@ -2,8 +2,7 @@
 //! 000, a failed run that is not a win, the latency view offering the runs that have latency, and
 //! the trend over all runs.
 
-use super::harness::{site, wait_query, wait_text, with_browser};
-use super::loading::eval_until;
+use super::harness::{eval_until, site, wait_query, wait_text, with_browser};
 use fantoccini::Locator;
 
 const SEED000: &str = "examples/folio-reindex-orchid-vs-poppy.json";
@@ -104,42 +103,6 @@ async fn trends_show_every_run_in_order_with_the_baseline_marked() {
         let caption = c.find(Locator::Css(".caption-text")).await.unwrap().text().await.unwrap();
         assert_eq!(caption, "Run duration by test");
         eval_until(&c, "return !!(window.Plotly && document.querySelector('.trends .chart .main-svg'))").await;
-    })
-    .await;
-}
-
-/// Median time to switch the baseline on 3 runs × 2,000 transactions that all carry histograms,
-/// so every switch computes 4,000 bootstrap intervals. A benchmark, not a test:
-/// `RUNLENS_DIST=… cargo test -p runlens-e2e -- --ignored --nocapture switch_time_with`.
-#[tokio::test]
-#[ignore]
-async fn bench_switch_time_with_histograms() {
-    with_browser(|c| async move {
-        let runs: Vec<serde_json::Value> = ["run-a", "run-b", "run-c"]
-            .iter()
-            .enumerate()
-            .map(|(r, id)| {
-                let tx: Vec<serde_json::Value> = (0..2000)
-                    .map(|i| {
-                        let base = 50.0 + (i % 97) as f64 * 3.0 + r as f64 * (i % 7) as f64;
-                        let bounds: Vec<f64> = (0..150).map(|k| (base * 0.3 * 1.03f64.powi(k)).round() + k as f64).collect();
-                        let counts: Vec<u64> = (0..150).map(|k| 1 + (100.0 * (-((k as f64 - 40.0) / 18.0).powi(2)).exp()) as u64).collect();
-                        serde_json::json!({"name": format!("tx{i:04}"), "samples": counts.iter().sum::<u64>(), "median_ms": base, "p95_ms": base * 1.8,
-                            "histogram": {"upper_bounds_ms": bounds, "counts": counts}})
-                    })
-                    .collect();
-                serde_json::json!({"id": id, "label": id, "transactions": tx})
-            })
-            .collect();
-        let bundle = serde_json::json!({"format": "runlens-bundle", "version": 1, "report": {"title": "Generated"}, "runs": runs}).to_string();
-        c.goto(&site("")).await.unwrap();
-        wait_text(&c, ".gallery .card", "Reindexing").await;
-        super::loading::drop_file(&c, "big.json", &bundle).await;
-        wait_text(&c, ".report h1", "Generated").await;
-        c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
-        wait_text(&c, "table[data-table='latency']", "tx0000").await;
-        let times = super::loading::switch_times(&c).await;
-        eprintln!("switch baseline, 3 runs x 2,000 transactions with histograms: median {:.0} ms (min {:.0}, max {:.0})", times[4], times[0], times[8]);
     })
     .await;
 }

@@ -285,5 +285,4 @@ fn in_order(rows: Vec<Row>, row_key: &[usize]) -> Vec<Row> {
 }
 
 #[cfg(test)]
-#[path = "compare_tests.rs"]
 mod tests;

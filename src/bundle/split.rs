@@ -409,5 +409,4 @@ fn masks_bytes(block: &[u8; 16]) -> Masks<u32> {
 }
 
 #[cfg(test)]
-#[path = "split_tests.rs"]
 mod tests;

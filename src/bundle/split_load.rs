@@ -81,5 +81,4 @@ pub fn load_bundle_threads(source: &str, bytes: &[u8], groups: usize) -> Result<
 }
 
 #[cfg(test)]
-#[path = "split_load_tests.rs"]
 mod tests;

@@ -1,0 +1,46 @@
+//! JMeter results (JTL, CSV) as text: rows written here, or a file with exact answers written by
+//! `scripts/gen_jtl.py`.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The header of [`rows`].
+pub const HEADER: &[u8] = b"timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,bytes\n";
+
+/// `n` JTL rows (after [`HEADER`]) of three labels, `Login`, `Search` and `Open` in turn: row `i`
+/// at 1,700,000,000,000 + `i` ms, `100 + i % 900` ms elapsed, successful, `i` bytes.
+pub fn rows(n: usize) -> Vec<u8> {
+    (0..n)
+        .flat_map(|i| {
+            format!(
+                "{},{},{},200,OK,Thread 1-{},true,{}\n",
+                1_700_000_000_000u64 + i as u64,
+                100 + i % 900,
+                ["Login", "Search", "Open"][i % 3],
+                i % 20,
+                i
+            )
+            .into_bytes()
+        })
+        .collect()
+}
+
+/// Runs `python3 scripts/gen_jtl.py ROWS OUT [--answers ANSWERS]`: `rows` rows into `out`, and,
+/// when `answers` is given, the exact statistics it computed by sorting every label's values,
+/// written there and returned parsed. `None` when there is no python3 to run it; panics when the
+/// script fails.
+pub fn gen_jtl_py(rows: u64, out: &Path, answers: Option<&Path>) -> Option<Option<serde_json::Value>> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/gen_jtl.py");
+    let mut cmd = Command::new("python3");
+    cmd.arg(&script).arg(rows.to_string()).arg(out);
+    if let Some(a) = answers {
+        cmd.arg("--answers").arg(a);
+    }
+    let status = match cmd.status() {
+        Ok(s) => s,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => panic!("python3 could not be started: {e}"),
+    };
+    assert!(status.success(), "scripts/gen_jtl.py failed: {status}");
+    Some(answers.map(|a| serde_json::from_slice(&std::fs::read(a).unwrap()).unwrap()))
+}

@@ -1,0 +1,7 @@
+//! What runlens' host tests, benches and e2e tests generate alike: synthetic bundles
+//! ([`bundle`]), JTL text ([`jtl`]) and medians ([`stats`]). Every generator is deterministic: the
+//! same arguments give the same bytes.
+
+pub mod bundle;
+pub mod jtl;
+pub mod stats;
