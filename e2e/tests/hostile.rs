@@ -163,7 +163,7 @@ async fn a_hostile_bundle_runs_nothing_and_shows_its_text_literally() {
             assert!(ticks.iter().any(|t| t == label), "{label} on the axis: {ticks:?}");
         }
         c.execute(
-            "const gd = document.querySelector('.chart .js-plotly-plot');
+            "const gd = document.querySelector('.chart.js-plotly-plot, .chart .js-plotly-plot');
              const t = gd.data.findIndex(d => d.hovertext);
              Plotly.Fx.hover(gd, [{curveNumber: t, pointNumber: 0}]);",
             vec![],
@@ -181,8 +181,9 @@ async fn a_hostile_bundle_runs_nothing_and_shows_its_text_literally() {
     .await;
 }
 
-/// The raw markup of the hostile bundle, none of which may reach a chart or an export as markup.
-const RAW: [&str; 4] = ["<script", "<img", "<a href", "<span style"];
+/// The raw markup of the hostile bundle (not the exports' own `<img>` of a chart), none of which
+/// may reach a chart or an export as markup.
+const RAW: [&str; 4] = ["<script", "<img src=x", "<a href=\"?src", "<span style"];
 
 /// Every string in `v` (keys included).
 fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
@@ -202,11 +203,17 @@ fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
 async fn report_exports_are_inert(c: &Client) {
     open_view(c, "overview").await;
     wait_text(c, ".report-export", "Report page").await;
+    // Each download's text by its file name (Plotly.js makes blob URLs of its own while it draws
+    // the charts as images, so blobs are matched by the link's href).
     c.execute(
-        "window.__blobs = []; window.__figs = []; window.__downloads = [];
+        "window.__blobs = {}; window.__figs = []; window.__downloads = []; window.__texts = {};
          const create = URL.createObjectURL;
-         URL.createObjectURL = (b) => { window.__blobs.push(b); return create.call(URL, b); };
-         HTMLAnchorElement.prototype.click = function () { window.__downloads.push(this.getAttribute('download')); };",
+         URL.createObjectURL = (b) => { const u = create.call(URL, b); window.__blobs[u] = b; return u; };
+         HTMLAnchorElement.prototype.click = function () {
+           const name = this.getAttribute('download'), blob = window.__blobs[this.getAttribute('href')];
+           window.__downloads.push(name);
+           if (blob) blob.text().then(t => { window.__texts[name] = t; });
+         };",
         vec![],
     )
     .await
@@ -226,19 +233,18 @@ async fn report_exports_are_inert(c: &Client) {
         ("report-html", "runlens-report.html"),
     ] {
         c.find(Locator::Css(&format!("[data-testid='{button}']"))).await.unwrap().click().await.unwrap();
-        eval_until(c, &format!("return window.__downloads.includes('{file}')")).await;
+        eval_until(c, &format!("return window.__texts['{file}'] !== undefined")).await;
     }
-    c.execute("Promise.all(window.__blobs.map(b => b.text())).then(t => window.__texts = t)", vec![]).await.unwrap();
-    let texts = eval_until(c, "return window.__texts && window.__texts.length === 3 && window.__texts").await;
-    for (file, text) in ["markdown", "confluence", "html"].iter().zip(texts.as_array().unwrap()) {
-        let text = text.as_str().unwrap();
+    let texts = c.execute("return window.__texts", vec![]).await.unwrap();
+    for file in ["runlens-report.md", "runlens-report-confluence.txt", "runlens-report.html"] {
+        let text = texts[file].as_str().unwrap();
         for raw in RAW {
             // Markdown and Confluence markup escape `<` with a backslash; HTML as `&lt;`.
             let unescaped = text.match_indices(raw).any(|(i, _)| i == 0 || !text[..i].ends_with('\\'));
             assert!(!unescaped, "{raw} as markup in the {file} export");
         }
     }
-    let html = texts[2].as_str().unwrap();
+    let html = texts["runlens-report.html"].as_str().unwrap();
     assert!(html.contains("&lt;script&gt;window.__pwned=1&lt;/script&gt;"), "the title, as text, in the HTML export");
     let figs = eval_until(c, "return window.__figs.length >= 2 && window.__figs").await;
     let mut all = Vec::new();

@@ -97,6 +97,9 @@ pub(crate) fn wiki_escape(s: &str) -> String {
         match c {
             '\\' => out.push_str("&#92;"),
             '&' => out.push_str("&amp;"),
+            // The renderer shows tags as text, but an entity says so whatever renders the page.
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
             '\n' | '\r' => out.push(' '),
             '|' | '[' | ']' | '{' | '}' | '*' | '_' | '-' | '+' | '^' | '~' | '?' | '!' | '#' => {
                 out.push('\\');
@@ -203,9 +206,12 @@ mod tests {
     #[test]
     fn confluence_escapes_the_backslash_and_entities() {
         let mut t = table();
-        t.rows[0].cells[0] = Cell::text(r"C:\dir\ & {html}");
+        t.rows[0].cells[0] = Cell::text(r"C:\dir\ & {html} <script>");
         let w = to_confluence(&t);
-        assert!(w.ends_with("|C:&#92;dir&#92; &amp; \\{html\\}|9 h 47 min (−12.4%, improved)|\n"), "{w}");
+        assert!(
+            w.ends_with("|C:&#92;dir&#92; &amp; \\{html\\} &lt;script&gt;|9 h 47 min (−12.4%, improved)|\n"),
+            "{w}"
+        );
         assert!(!w.contains(r"\\"), "no backslash pair (a line break) comes from the text: {w}");
     }
 

@@ -119,7 +119,7 @@ fn bundle_strings_are_escaped_and_only_png_data_urls_embedded() {
     assert!(!md.contains("javascript:") && !md.contains("onerror"), "{md}");
     let html = page_html(&p);
     assert!(html.contains("<h1>&lt;script&gt;*boom*&lt;/script&gt;</h1>") && !html.contains("onerror"));
-    assert!(page_confluence(&p).contains("h1. <script>\\*boom\\*</script>"));
+    assert!(page_confluence(&p).contains("h1. &lt;script&gt;\\*boom\\*&lt;/script&gt;"));
 }
 
 #[test]
