@@ -2,14 +2,13 @@
 //! (URL, theme, embed height) with the outside world.
 
 use super::browser;
-use super::components::{notices::Notices, run_picker::RunPicker};
+use super::components::{notices::Notices, open_button::OpenButton, run_picker::RunPicker};
 use super::loader;
 use super::show::{shown, shown_or};
 use super::state::provide_app_state;
 use super::views;
 use crate::urlstate::{Theme, UrlState, View};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[component]
 pub fn App() -> impl IntoView {
@@ -191,26 +190,6 @@ fn Header() -> impl IntoView {
                 {move || if state.dark.get() { "☀" } else { "☾" }}
             </button>
         </header>
-    }
-}
-
-/// A button that opens the file picker (several files may be chosen).
-#[component]
-pub fn OpenButton() -> impl IntoView {
-    let state = super::use_app_state();
-    let on_change = move |ev: web_sys::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-        if let Some(files) = input.files() {
-            let list: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
-            loader::load_files(state, list);
-        }
-        input.set_value("");
-    };
-    view! {
-        <label class="button file-button">
-            "Open files…"
-            <input type="file" multiple on:change=on_change class="visually-hidden" data-testid="file-input"/>
-        </label>
     }
 }
 

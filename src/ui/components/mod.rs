@@ -1,11 +1,17 @@
-//! Reusable components: tables, charts, the run picker, the import panel, notices, share buttons.
+//! Reusable components: tables, charts, view controls, the run picker, the import panel, notices,
+//! share and open buttons, the verdict summary, the two-dimension grid and the report export.
 
 pub mod chart;
+pub mod controls;
+pub mod grid;
 pub mod import_panel;
 pub mod notices;
+pub mod open_button;
+pub mod report_export;
 pub mod run_picker;
 pub mod share;
 pub mod table_view;
+pub mod verdict_summary;
 
 use crate::analysis::Verdict;
 

@@ -2,10 +2,11 @@
 //! per section; the summary of each candidate on top; a two-dimension grid when the runs vary
 //! along two dimensions.
 
-use super::controls::{by_change, row_filter, FilterControls};
 use crate::model::Section;
 use crate::tables::{compare_table, BY_CHANGE};
+use crate::ui::components::controls::{by_change, row_filter, FilterControls};
 use crate::ui::components::table_view::TableView;
+use crate::ui::components::{grid::GridPanel, verdict_summary::VerdictSummary};
 use crate::ui::show::shown;
 use leptos::prelude::*;
 
@@ -22,8 +23,8 @@ pub fn Compare() -> impl IntoView {
     view! {
         <div class="compare">
             <FilterControls/>
-            <super::overview::SummaryLines/>
-            <super::grid::GridPanel/>
+            <VerdictSummary/>
+            <GridPanel/>
             {shown(move || present.with(|p| p.is_empty()), move || view! {
                 <p class="empty">"The selected runs carry no numbers to compare."</p>
             }.into_any())}

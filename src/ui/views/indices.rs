@@ -88,7 +88,7 @@ pub fn Indices() -> impl IntoView {
                     view! { <TableView table=Signal::stored(t)/> }
                 }).collect_view()}
             }.into_any(), {let f = || view! {
-                <super::controls::NoData what="search-index statistics" field="runs[].indices (_cat/indices rows)" has=|r| !r.indices.is_empty()/>
+                <crate::ui::components::controls::NoData what="search-index statistics" field="runs[].indices (_cat/indices rows)" has=|r| !r.indices.is_empty()/>
             }; move || f().into_any()})}
         </div>
     }

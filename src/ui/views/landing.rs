@@ -1,6 +1,6 @@
 //! The landing page: drop zone, file picker, paste box and the example gallery.
 
-use crate::ui::app::OpenButton;
+use crate::ui::components::open_button::OpenButton;
 use crate::ui::loader;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

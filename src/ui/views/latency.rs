@@ -1,12 +1,12 @@
 //! Latency: per-transaction statistics of the selected runs with deltas; sortable (the sort is
 //! part of the URL), filterable, paged; a chart of one percentile per transaction across runs.
 
-use super::controls::{row_filter, FilterControls, NoData};
 use crate::model::Section;
 use crate::tables::{latency_table, BY_CHANGE, LATENCY_COLUMNS};
 use crate::ui::components::chart::{
     axis, bars_per_run, configured, cut_note, margin, text, themed, Attr, Attrs, Chart,
 };
+use crate::ui::components::controls::{row_filter, FilterControls, NoData};
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::shown_or;
 use crate::urlstate::SORT_BY_CHANGE;

@@ -2,12 +2,14 @@
 //! headline deltas, the report in the author's words, the runs table, errors and notes; the
 //! report page export.
 
-use crate::analysis::{summarize, Verdict};
+use crate::analysis::Verdict;
 use crate::format;
 use crate::limits::{more_note, MAX_LIST_ITEMS};
 use crate::model::Section;
 use crate::tables::{runs_table, tenants_table};
-use crate::ui::components::{table_view::TableView, verdict_class};
+use crate::ui::components::{
+    report_export::ReportExport, table_view::TableView, verdict_class, verdict_summary::VerdictSummary,
+};
 use crate::ui::show::shown;
 use leptos::prelude::*;
 
@@ -83,8 +85,8 @@ pub fn Overview() -> impl IntoView {
     };
     view! {
         <div class="overview">
-            <SummaryLines/>
-            {shown(move || state.labels.with(|l| l.len() >= 2), || view! { <super::report::ReportExport/> }.into_any())}
+            <VerdictSummary/>
+            {shown(move || state.labels.with(|l| l.len() >= 2), || view! { <ReportExport/> }.into_any())}
             <section class="headline" aria-labelledby="headline-h">
                 <h2 id="headline-h">"Headline"<span class="hint">{move || state.labels.with(|l| l.first().map(|b| format!(" — against the baseline, {b}")).unwrap_or_default())}</span></h2>
                 <div class="headline-cards">{headline}</div>
@@ -165,43 +167,5 @@ pub fn Overview() -> impl IntoView {
                 </section>
             }.into_any())}
         </div>
-    }
-}
-
-/// The statement of each candidate against the baseline, with its worst five changes.
-#[component]
-pub fn SummaryLines() -> impl IntoView {
-    let state = crate::ui::use_app_state();
-    let lines = Memo::new(move |_| {
-        let labels = state.labels.get();
-        state.rows.with(|rows| {
-            (1..labels.len())
-                .map(|ci| {
-                    let s = summarize(rows, ci);
-                    (s.statement(&labels), s)
-                })
-                .collect::<Vec<_>>()
-        })
-    });
-    view! {
-        <section class="verdict-summary" aria-label="Verdict" data-testid="summary">
-            {move || lines.get().into_iter().map(|(sentence, s)| {
-                let class = if s.transactions.regressed + s.others.regressed > 0 { "summary-line v-worse" } else if s.failed { "summary-line v-nocompare" } else { "summary-line" };
-                view! {
-                    <div class=class>
-                        <p title=crate::tables::METHOD>{sentence}</p>
-                        {if s.worst.is_empty() {
-                            view! { <p class="hint">"No regression beyond noise among the figures both runs have."</p> }.into_any()
-                        } else {
-                            view! {
-                                <ol class="worst" aria-label="Worst changes">
-                                    {s.worst.iter().map(|w| view! { <li><span class="w-key">{w.key.clone()}</span>" "<span class="w-what">{w.what.clone()}</span></li> }).collect_view()}
-                                </ol>
-                            }.into_any()
-                        }}
-                    </div>
-                }
-            }).collect_view()}
-        </section>
     }
 }

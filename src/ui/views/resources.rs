@@ -1,7 +1,6 @@
 //! Resources: CPU, memory, DB CPU and connections per service per run, with deltas; a bar chart
 //! of averages and peaks; time-series charts where the bundle has series.
 
-use super::controls::{by_change, row_filter, FilterControls, NoData};
 use crate::bundle::Unit;
 use crate::limits::{MAX_CHART_CATEGORIES, MAX_CHART_TRACES, MAX_SERIES_POINTS};
 use crate::model::Section;
@@ -9,6 +8,7 @@ use crate::tables::compare_table;
 use crate::ui::components::chart::{
     axis, bars_per_run, configured, cut_note, margin, text, themed, Attr, Attrs, Chart, Figure, Trace,
 };
+use crate::ui::components::controls::{by_change, row_filter, FilterControls, NoData};
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::{shown, shown_or};
 use leptos::prelude::*;

@@ -222,7 +222,7 @@ pub fn Trends() -> impl IntoView {
                             {move || { let now = order.get(); order_choices.get().into_iter().map(|o| { let sel = o == now; view! { <option value=o.clone() selected=sel>{order_label(&o)}</option> } }).collect_view() }}
                         </select>
                     </label>
-                    <super::controls::ThresholdEditor/>
+                    <crate::ui::components::controls::ThresholdEditor/>
                 </div>
                 <p class="hint">{move || {
                     let n = all.with(Vec::len);
