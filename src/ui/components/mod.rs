@@ -1,6 +1,7 @@
 //! Reusable components: tables, charts, view controls, the run picker, the import panel, notices,
 //! share and open buttons, the verdict summary, the two-dimension grid and the report export.
 
+pub mod busy;
 pub mod chart;
 pub mod controls;
 pub mod grid;
