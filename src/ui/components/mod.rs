@@ -6,6 +6,7 @@ pub mod chart;
 pub mod controls;
 pub mod grid;
 pub mod import_panel;
+pub mod no_data;
 pub mod notices;
 pub mod open_button;
 pub mod report_export;

@@ -8,7 +8,7 @@ use crate::tables::{compare_table, indices_table, RowFilter};
 use crate::ui::components::chart::{
     axis, configured, cut_note, margin, text, themed, Attr, Attrs, Chart, ChartText, Figure, Trace,
 };
-use crate::ui::components::controls::NoData;
+use crate::ui::components::no_data::NoData;
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::shown_or;
 use leptos::prelude::*;

@@ -8,7 +8,8 @@ use crate::tables::{latency_table, BY_CHANGE, LATENCY_COLUMNS};
 use crate::ui::components::chart::{
     axis, bars_per_run, configured, cut_note, margin, text, themed, Attr, Attrs, Chart, Figure,
 };
-use crate::ui::components::controls::{row_filter, FilterControls, NoData};
+use crate::ui::components::controls::{row_filter, FilterControls};
+use crate::ui::components::no_data::NoData;
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::shown_or;
 use crate::ui::AppState;

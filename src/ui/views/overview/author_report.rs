@@ -88,12 +88,18 @@ fn Recommendations(recommendations: Vec<String>, environment: Option<String>, li
             <ul>{text_items(&recommendations)}</ul>
             {recommendations.is_empty().then(|| view! { <p class="empty">"No recommendations were given."</p> })}
             {environment.map(|e| view! { <h3>"Environment"</h3><p>{e}</p> })}
-            {(!links.is_empty()).then(|| view! {
-                <h3>"Links"</h3>
-                <ul>{links.into_iter().take(MAX_LIST_ITEMS).map(|l| view! { <li>{link_or_text(l.label, Some(l.url))}</li> }).collect_view()}</ul>
-            })}
+            {(!links.is_empty()).then(|| view! { <h3>"Links"</h3><ul>{link_items(links)}</ul> })}
         </section>
     }
+}
+
+/// The links, up to `MAX_LIST_ITEMS`, as `<li>`s.
+fn link_items(links: Vec<Link>) -> impl IntoView {
+    links
+        .into_iter()
+        .take(MAX_LIST_ITEMS)
+        .map(|l| view! { <li>{link_or_text(l.label, Some(l.url))}</li> })
+        .collect_view()
 }
 
 /// Notes on the report itself, collapsed.
