@@ -1,5 +1,6 @@
-//! Reusable components: tables, charts, view controls, the run picker, the import panel, notices,
-//! share and open buttons, the verdict summary, the two-dimension grid and the report export.
+//! The parts pages and the shell share: tables, charts, view controls and the empty state, the run
+//! picker, the import panel, notices, the busy bar, share and open buttons, the verdict summary,
+//! the two-dimension grid and the report export. Components import no view and not the app.
 
 pub mod busy;
 pub mod chart;
