@@ -82,7 +82,7 @@ class Driver:
         sid = self.call("POST", "/session", {"capabilities": {"alwaysMatch": caps}})["sessionId"]
         try:
             self.call("POST", f"/session/{sid}/url", {"url": url})
-            # Idle: no file or download is being read (the busy box, src/ui/app.rs, is gone).
+            # Idle: no file or download is being read (the busy box, src/ui/components/busy.rs, is gone).
             script = "return !document.querySelector('.busy')"
             deadline = time.time() + 20
             while time.time() < deadline and not self.call("POST", f"/session/{sid}/execute/sync", {"script": script, "args": []}):

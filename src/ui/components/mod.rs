@@ -1,11 +1,20 @@
-//! Reusable components: tables, charts, the run picker, the import panel, notices, share buttons.
+//! The parts pages and the shell share: tables, charts, view controls and the empty state, the run
+//! picker, the import panel, notices, the busy bar, share and open buttons, the verdict summary,
+//! the two-dimension grid and the report export. Components import no view and not the app.
 
+pub mod busy;
 pub mod chart;
+pub mod controls;
+pub mod grid;
 pub mod import_panel;
+pub mod no_data;
 pub mod notices;
+pub mod open_button;
+pub mod report_export;
 pub mod run_picker;
 pub mod share;
 pub mod table_view;
+pub mod verdict_summary;
 
 use crate::analysis::Verdict;
 

@@ -3,7 +3,7 @@
 
 use crate::limits::{more_note, MAX_LIST_ITEMS};
 use crate::ui::show::shown;
-use crate::ui::state::NoticeKind;
+use crate::ui::state::{Notice, NoticeKind};
 use leptos::prelude::*;
 
 #[component]
@@ -11,35 +11,46 @@ pub fn Notices() -> impl IntoView {
     let state = crate::ui::use_app_state();
     view! {
         <div class="notices" aria-live="polite">
-            <For each=move || state.notices.get() key=|n| n.id let:n>
-                {
-                    let id = n.id;
-                    let class = match n.kind {
-                        NoticeKind::Error => "notice error",
-                        NoticeKind::Warning => "notice warning",
-                        NoticeKind::Info => "notice info",
-                    };
-                    let role = if n.kind == NoticeKind::Error { "alert" } else { "status" };
-                    let details = n.details.clone();
-                    let has_details = !details.is_empty();
-                    view! {
-                        <div class=class role=role>
-                            <span class="notice-text">{n.text.clone()}</span>
-                            {shown(move || has_details, move || view! {
-                                <details>
-                                    <summary>"Details"</summary>
-                                    <ul>
-                                        {details.iter().take(MAX_LIST_ITEMS).map(|d| view! { <li>{d.clone()}</li> }).collect_view()}
-                                        {more_note(details.len(), MAX_LIST_ITEMS).map(|m| view! { <li class="more">{m}</li> })}
-                                    </ul>
-                                </details>
-                            }.into_any())}
-                            <button type="button" class="ghost close" aria-label="Dismiss"
-                                on:click=move |_| state.notices.update(|v| v.retain(|x| x.id != id))>"×"</button>
-                        </div>
-                    }
-                }
+            <For each=move || state.notices.get() key=|n| n.id let:notice>
+                <NoticeItem notice/>
             </For>
         </div>
+    }
+}
+
+/// One notice: its text, its details collapsed, and Dismiss.
+#[component]
+fn NoticeItem(notice: Notice) -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let Notice { id, kind, text, details } = notice;
+    let class = match kind {
+        NoticeKind::Error => "notice error",
+        NoticeKind::Warning => "notice warning",
+        NoticeKind::Info => "notice info",
+    };
+    let role = if kind == NoticeKind::Error { "alert" } else { "status" };
+    let has_details = !details.is_empty();
+    view! {
+        <div class=class role=role>
+            <span class="notice-text">{text}</span>
+            {shown(move || has_details, move || view! { <NoticeDetails details=details.clone()/> }.into_any())}
+            <button type="button" class="ghost close" aria-label="Dismiss"
+                on:click=move |_| state.notices.update(|v| v.retain(|x| x.id != id))>"×"</button>
+        </div>
+    }
+}
+
+/// The details of a notice, up to `MAX_LIST_ITEMS` and a count of the rest.
+#[component]
+fn NoticeDetails(details: Vec<String>) -> impl IntoView {
+    let more = more_note(details.len(), MAX_LIST_ITEMS).map(|m| view! { <li class="more">{m}</li> });
+    view! {
+        <details>
+            <summary>"Details"</summary>
+            <ul>
+                {details.into_iter().take(MAX_LIST_ITEMS).map(|d| view! { <li>{d}</li> }).collect_view()}
+                {more}
+            </ul>
+        </details>
     }
 }

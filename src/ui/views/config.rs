@@ -31,7 +31,7 @@ pub fn Config() -> impl IntoView {
                 {shown(has("Modules"), move || view! {<TableView table=table("Modules") group_rows=true/>}.into_any())}
                 {shown(has("Infrastructure"), move || view! {<TableView table=table("Infrastructure") group_rows=true/>}.into_any())}
             }.into_any(), {let f = || view! {
-                <super::controls::NoData what="module settings or infrastructure" field="runs[].modules and runs[].infrastructure"
+                <crate::ui::components::no_data::NoData what="module settings or infrastructure" field="runs[].modules and runs[].infrastructure"
                     has=|r| !r.modules.is_empty() || !r.infrastructure.is_empty()/>
             }; move || f().into_any()})}
         </div>

@@ -1,6 +1,6 @@
 //! The landing page: drop zone, file picker, paste box and the example gallery.
 
-use crate::ui::app::OpenButton;
+use crate::ui::components::open_button::OpenButton;
 use crate::ui::loader;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -37,16 +37,74 @@ async fn example_list() -> Result<Vec<Example>, String> {
 
 #[component]
 pub fn Landing() -> impl IntoView {
-    let state = crate::ui::use_app_state();
+    view! {
+        <main id="main" class="landing">
+            <Hero/>
+            <ExampleGallery/>
+            <PasteBox/>
+        </main>
+    }
+}
+
+/// The title, what runlens does, and the drop target with the file picker.
+#[component]
+fn Hero() -> impl IntoView {
+    view! {
+        <section class="hero">
+            <h1>"Compare performance-test runs"</h1>
+            <p class="lead">"Drop test results anywhere on this page to see what got better or worse between runs: latency per transaction, CPU and memory per service, search-index sizes and configuration. Nothing leaves your browser."</p>
+            <div class="drop-target" data-testid="drop-zone">
+                <p><strong>"Drop result files here"</strong>": JMeter results (JTL as CSV or XML, statistics.json, Aggregate Report CSV) of any size, or runlens bundles (.json, .json.gz). Several at once join one workspace."</p>
+                <OpenButton/>
+            </div>
+        </section>
+    }
+}
+
+/// The examples, each one click away (its URL goes into the link).
+#[component]
+fn ExampleGallery() -> impl IntoView {
     let examples = RwSignal::new(None::<Result<Vec<Example>, String>>);
     spawn_local(async move {
         examples.set(Some(example_list().await));
     });
-    let open_example = move |file: String| {
-        let src = format!("examples/{file}");
+    view! {
+        <section class="examples" aria-labelledby="examples-h">
+            <h2 id="examples-h">"Examples"</h2>
+            {move || match examples.get() {
+                None => view! { <p class="empty">"Loading the example list…"</p> }.into_any(),
+                Some(Err(e)) => view! { <p class="empty">{format!("The example list could not be loaded ({e}).")}</p> }.into_any(),
+                Some(Ok(list)) => view! {
+                    <ul class="gallery">{list.into_iter().map(|example| view! { <ExampleCard example/> }).collect_view()}</ul>
+                }.into_any(),
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn ExampleCard(example: Example) -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let Example { file, title, description } = example;
+    let src = format!("examples/{file}");
+    let open = move |_| {
         state.url.update(|u| u.src = vec![src.clone()]);
-        loader::load_urls(state, vec![src]);
+        loader::load_urls(state, vec![src.clone()]);
     };
+    view! {
+        <li>
+            <button type="button" class="card" data-example=file on:click=open>
+                <span class="card-title">{title}</span>
+                <span class="card-text">{description}</span>
+            </button>
+        </li>
+    }
+}
+
+/// A text box for a bundle or a tool's output, and Load.
+#[component]
+fn PasteBox() -> impl IntoView {
+    let state = crate::ui::use_app_state();
     let pasted = RwSignal::new(String::new());
     let load_pasted = move |_| {
         let text = pasted.get_untracked();
@@ -57,44 +115,12 @@ pub fn Landing() -> impl IntoView {
         });
     };
     view! {
-        <main id="main" class="landing">
-            <section class="hero">
-                <h1>"Compare performance-test runs"</h1>
-                <p class="lead">"Drop test results anywhere on this page to see what got better or worse between runs: latency per transaction, CPU and memory per service, search-index sizes and configuration. Nothing leaves your browser."</p>
-                <div class="drop-target" data-testid="drop-zone">
-                    <p><strong>"Drop result files here"</strong>": JMeter results (JTL as CSV or XML, statistics.json, Aggregate Report CSV) of any size, or runlens bundles (.json, .json.gz). Several at once join one workspace."</p>
-                    <OpenButton/>
-                </div>
-            </section>
-            <section class="examples" aria-labelledby="examples-h">
-                <h2 id="examples-h">"Examples"</h2>
-                {move || match examples.get() {
-                    None => view! { <p class="empty">"Loading the example list…"</p> }.into_any(),
-                    Some(Err(e)) => view! { <p class="empty">{format!("The example list could not be loaded ({e}).")}</p> }.into_any(),
-                    Some(Ok(list)) => view! {
-                        <ul class="gallery">
-                            {list.into_iter().map(|ex| {
-                                let file = ex.file.clone();
-                                view! {
-                                    <li>
-                                        <button type="button" class="card" data-example=ex.file.clone() on:click=move |_| open_example(file.clone())>
-                                            <span class="card-title">{ex.title}</span>
-                                            <span class="card-text">{ex.description}</span>
-                                        </button>
-                                    </li>
-                                }
-                            }).collect_view()}
-                        </ul>
-                    }.into_any(),
-                }}
-            </section>
-            <section class="paste" aria-labelledby="paste-h">
-                <h2 id="paste-h">"Paste results"</h2>
-                <textarea rows="5" placeholder="A runlens bundle, or a tool's output such as JMeter CSV results" data-testid="paste"
-                    prop:value=move || pasted.get() on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
-                <button type="button" on:click=load_pasted disabled=move || pasted.with(|p| p.trim().is_empty())>"Load pasted text"</button>
-                <p class="hint">"The format is documented in docs/bundle-format.md; its JSON Schema is at "<a href="schema/bundle-v1.schema.json">"schema/bundle-v1.schema.json"</a>"."</p>
-            </section>
-        </main>
+        <section class="paste" aria-labelledby="paste-h">
+            <h2 id="paste-h">"Paste results"</h2>
+            <textarea rows="5" placeholder="A runlens bundle, or a tool's output such as JMeter CSV results" data-testid="paste"
+                prop:value=move || pasted.get() on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
+            <button type="button" on:click=load_pasted disabled=move || pasted.with(|p| p.trim().is_empty())>"Load pasted text"</button>
+            <p class="hint">"The format is documented in docs/bundle-format.md; its JSON Schema is at "<a href="schema/bundle-v1.schema.json">"schema/bundle-v1.schema.json"</a>"."</p>
+        </section>
     }
 }

@@ -1,78 +1,135 @@
 //! Overview: the verdict of each candidate in one statement (with the worst five changes), the
-//! headline deltas, the report in the author's words, the runs table, errors and notes; the
-//! report page export.
+//! report page export, the headline deltas, the report in the author's words, the runs table,
+//! errors and notes.
 
-use crate::analysis::{summarize, Verdict};
+mod author_report;
+
+use crate::analysis::{Cell, Row, Verdict};
+use crate::bundle::ErrorEntry;
 use crate::format;
 use crate::limits::{more_note, MAX_LIST_ITEMS};
 use crate::model::Section;
 use crate::tables::{runs_table, tenants_table};
-use crate::ui::components::{table_view::TableView, verdict_class};
+use crate::ui::components::{
+    report_export::ReportExport, table_view::TableView, verdict_class, verdict_summary::VerdictSummary,
+};
 use crate::ui::show::shown;
+use author_report::AuthorReport;
 use leptos::prelude::*;
 
-/// Only http(s) links become anchors; anything else (javascript:, data:) is shown as text.
-fn safe_href(url: &str) -> Option<String> {
-    let u = url.trim();
-    let lower = u.to_ascii_lowercase();
-    (lower.starts_with("https://") || lower.starts_with("http://")).then(|| u.to_string())
-}
-
-/// The first `MAX_LIST_ITEMS` of a list from the bundle, as `<li>`s of text, and a last item that
-/// counts the rest.
-fn text_items(items: &[String]) -> impl IntoView {
-    let more = more_note(items.len(), MAX_LIST_ITEMS).map(|m| view! { <li class="more">{m}</li> });
-    (items.iter().take(MAX_LIST_ITEMS).map(|p| view! { <li>{p.clone()}</li> }).collect_view(), more)
-}
-
-fn link_or_text(text: String, url: Option<String>) -> AnyView {
-    match url.as_deref().and_then(safe_href) {
-        Some(href) => view! { <a href=href target="_blank" rel="noopener noreferrer">{text}</a> }.into_any(),
-        None => view! { <span>{text}</span> }.into_any(),
-    }
-}
+/// At most this many headline cards.
+const MAX_CARDS: usize = 12;
 
 #[component]
 pub fn Overview() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let sources = move || state.workspace.with(|w| w.sources.clone());
-    let runs = crate::ui::derived(move |_| state.workspace.with(runs_table));
-    let tenants = crate::ui::derived(move |_| state.runs.with(|rs| tenants_table(&crate::ui::refs(rs))));
-    let headline = move || {
-        let labels = state.labels.get();
-        let cards = state.rows.with(|rows| {
-            rows.iter()
-                .filter(|r| matches!(r.section, Section::Duration | Section::Kpi) && r.cells[0].value.is_some())
-                .flat_map(|r| r.cells.iter().enumerate().skip(1).filter(|(_, c)| c.value.is_some()).map(move |(i, c)| (r, i, c)))
-                .take(12)
-                .map(|(r, i, c)| {
-                    let b = &r.cells[0];
-                    let fmt = |v: Option<f64>, u| v.map(|v| format::value(v, u)).unwrap_or_default();
-                    let rel = match c.verdict {
-                        Verdict::NotComparable | Verdict::Added => String::new(),
-                        _ => c.change.map(|ch| ch.text(r.spec.family, c.unit)).unwrap_or_default(),
-                    };
-                    let class = format!("headline-card {}", verdict_class(c.verdict));
-                    let verdict = c.verdict;
-                    let reason = c.reason(&r.spec);
-                    let (value, base) = (fmt(c.value, c.unit), fmt(b.value, b.unit));
-                    view! {
-                        <div class=class data-key=r.key.to_string() title=reason>
-                            <div class="h-name">{r.key.to_string()}</div>
-                            <div class="h-rel">{rel}<span class="h-verdict">{verdict.label()}</span></div>
-                            <div class="h-values">{value}" vs "{base}</div>
-                            <div class="h-runs">{format!("{} vs {}", labels.get(i).cloned().unwrap_or_default(), labels.first().cloned().unwrap_or_default())}</div>
-                        </div>
-                    }
-                })
-                .collect::<Vec<_>>()
+    view! {
+        <div class="overview">
+            <VerdictSummary/>
+            {shown(move || state.labels.with(|l| l.len() >= 2), || view! { <ReportExport/> }.into_any())}
+            <Headline/>
+            {move || sources().into_iter().map(|source| view! { <AuthorReport source/> }).collect_view()}
+            <RunsTables/>
+            <ErrorsList/>
+        </div>
+    }
+}
+
+/// The headline section: a card per headline figure of each candidate against the baseline.
+#[component]
+fn Headline() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let against =
+        move || state.labels.with(|l| l.first().map(|b| format!(" — against the baseline, {b}")).unwrap_or_default());
+    let one_run = move || {
+        if state.workspace.with(|w| w.all_runs().nth(1).is_some()) {
+            "Pick a candidate run above to see what changed."
+        } else {
+            "One run is loaded: drop the files of another run, or a bundle, to see what changed."
+        }
+    };
+    view! {
+        <section class="headline" aria-labelledby="headline-h">
+            <h2 id="headline-h">"Headline"<span class="hint">{against}</span></h2>
+            <div class="headline-cards"><HeadlineCards labels=state.labels rows=state.rows/></div>
+            {shown(move || state.labels.with(|l| l.len() < 2), move || view! {
+                <p class="empty">{one_run}</p>
+            }.into_any())}
+        </section>
+    }
+}
+
+/// The figures worth a card: run durations and KPIs the baseline states, each candidate's value.
+fn headline_cells(rows: &[Row]) -> Vec<(&Row, usize, &Cell)> {
+    rows.iter()
+        .filter(|r| matches!(r.section, Section::Duration | Section::Kpi) && r.cells[0].value.is_some())
+        .flat_map(|r| {
+            r.cells.iter().enumerate().skip(1).filter(|(_, c)| c.value.is_some()).map(move |(i, c)| (r, i, c))
+        })
+        .take(MAX_CARDS)
+        .collect()
+}
+
+#[component]
+fn HeadlineCards(labels: Memo<Vec<String>>, rows: Memo<Vec<Row>>) -> impl IntoView {
+    move || {
+        let labels = labels.get();
+        let cards = rows.with(|rows| {
+            headline_cells(rows).into_iter().map(|(r, i, c)| headline_card(r, i, c, &labels)).collect::<Vec<_>>()
         });
         if cards.is_empty() && labels.len() >= 2 {
             view! { <p class="empty">"Neither a run duration nor a KPI is stated for the baseline and a candidate."</p> }.into_any()
         } else {
             cards.into_iter().collect_view().into_any()
         }
+    }
+}
+
+/// One card: the figure, its change and verdict, both values, which runs.
+fn headline_card(r: &Row, i: usize, c: &Cell, labels: &[String]) -> impl IntoView {
+    let b = &r.cells[0];
+    let fmt = |v: Option<f64>, u| v.map(|v| format::value(v, u)).unwrap_or_default();
+    let rel = match c.verdict {
+        Verdict::NotComparable | Verdict::Added => String::new(),
+        _ => c.change.map(|ch| ch.text(r.spec.family, c.unit)).unwrap_or_default(),
     };
+    let class = format!("headline-card {}", verdict_class(c.verdict));
+    let verdict = c.verdict;
+    let reason = c.reason(&r.spec);
+    let (value, base) = (fmt(c.value, c.unit), fmt(b.value, b.unit));
+    let runs =
+        format!("{} vs {}", labels.get(i).cloned().unwrap_or_default(), labels.first().cloned().unwrap_or_default());
+    view! {
+        <div class=class data-key=r.key.to_string() title=reason>
+            <div class="h-name">{r.key.to_string()}</div>
+            <div class="h-rel">{rel}<span class="h-verdict">{verdict.label()}</span></div>
+            <div class="h-values">{value}" vs "{base}</div>
+            <div class="h-runs">{runs}</div>
+        </div>
+    }
+}
+
+/// The runs table, and the tenants table when a run has tenants.
+#[component]
+fn RunsTables() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let runs = crate::ui::derived(move |_| state.workspace.with(runs_table));
+    let tenants = crate::ui::derived(move |_| state.runs.with(|rs| tenants_table(&crate::ui::refs(rs))));
+    view! {
+        <section aria-label="Runs">
+            <TableView table=runs/>
+        </section>
+        {shown(move || tenants.with(|t| !t.rows.is_empty()), move || view! {
+            <section aria-label="Tenants"><TableView table=tenants group_rows=true/></section>
+        }.into_any())}
+    }
+}
+
+/// The errors the selected runs report, each with its run.
+#[component]
+fn ErrorsList() -> impl IntoView {
+    let state = crate::ui::use_app_state();
     let errors = move || {
         state.runs.with(|rs| {
             rs.iter()
@@ -81,127 +138,32 @@ pub fn Overview() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
-    view! {
-        <div class="overview">
-            <SummaryLines/>
-            {shown(move || state.labels.with(|l| l.len() >= 2), || view! { <super::report::ReportExport/> }.into_any())}
-            <section class="headline" aria-labelledby="headline-h">
-                <h2 id="headline-h">"Headline"<span class="hint">{move || state.labels.with(|l| l.first().map(|b| format!(" — against the baseline, {b}")).unwrap_or_default())}</span></h2>
-                <div class="headline-cards">{headline}</div>
-                {shown(move || state.labels.with(|l| l.len() < 2), move || view! {
-                    <p class="empty">{move || if state.workspace.with(|w| w.all_runs().nth(1).is_some()) {
-                        "Pick a candidate run above to see what changed."
-                    } else {
-                        "One run is loaded: drop the files of another run, or a bundle, to see what changed."
-                    }}</p>
-                }.into_any())}
-            </section>
-            {move || sources().into_iter().map(|s| {
-                let r = s.report;
-                let n_notes = r.notes.len();
-                view! {
-                    <article class="report">
-                        <h1>{r.title.clone()}</h1>
-                        <p class="source">"From "{s.name.clone()}</p>
-                        {r.purpose.clone().map(|p| view! { <p class="purpose">{p}</p> })}
-                        {(!r.tickets.is_empty()).then(|| view! {
-                            <ul class="tickets" aria-label="Tickets">
-                                {r.tickets.iter().take(MAX_LIST_ITEMS).map(|t| view! {
-                                    <li>
-                                        {link_or_text(t.id.clone(), t.url.clone())}
-                                        {t.relation.clone().map(|x| view! { <span class="rel">{x}</span> })}
-                                        {t.title.clone().map(|x| view! { <span class="ttl">{x}</span> })}
-                                    </li>
-                                }).collect_view()}
-                            </ul>
-                        })}
-                        <div class="two-col">
-                            <section>
-                                <h2>"Summary"</h2>
-                                <ul>{text_items(&r.summary)}</ul>
-                                {r.summary.is_empty().then(|| view! { <p class="empty">"The report has no summary."</p> })}
-                            </section>
-                            <section>
-                                <h2>"Recommendations"</h2>
-                                <ul>{text_items(&r.recommendations)}</ul>
-                                {r.recommendations.is_empty().then(|| view! { <p class="empty">"No recommendations were given."</p> })}
-                                {r.environment.clone().map(|e| view! { <h3>"Environment"</h3><p>{e}</p> })}
-                                {(!r.links.is_empty()).then(|| view! {
-                                    <h3>"Links"</h3>
-                                    <ul>{r.links.iter().take(MAX_LIST_ITEMS).map(|l| view! { <li>{link_or_text(l.label.clone(), Some(l.url.clone()))}</li> }).collect_view()}</ul>
-                                })}
-                            </section>
-                        </div>
-                        {(n_notes != 0).then(|| view! {
-                            <details class="report-notes">
-                                <summary>{format!("Notes on this report ({n_notes})")}</summary>
-                                <ul>{text_items(&r.notes)}</ul>
-                            </details>
-                        })}
-                    </article>
-                }
-            }).collect_view()}
-            <section aria-label="Runs">
-                <TableView table=runs/>
-            </section>
-            {shown(move || tenants.with(|t| !t.rows.is_empty()), move || view! {
-                <section aria-label="Tenants"><TableView table=tenants group_rows=true/></section>
-            }.into_any())}
-            {shown(move || !errors().is_empty(), move || view! {
+    let more = move || more_note(state.runs.with(|rs| rs.iter().map(|r| r.errors.len()).sum()), MAX_LIST_ITEMS);
+    shown(
+        move || !errors().is_empty(),
+        move || {
+            view! {
                 <section class="errors">
                     <h2>"Errors in the selected runs"</h2>
                     <ul>
-                        {move || errors().into_iter().map(|(run, e)| view! {
-                            <li>
-                                <span class="run-tag">{run}</span>
-                                <code>{e.message}</code>
-                                {e.count.map(|c| view! { <span class="count">{format!(" ×{}", format::number(c as f64))}</span> })}
-                                {(!e.services.is_empty()).then(|| view! { <span class="services">{format!(" on {}", e.services.join(", "))}</span> })}
-                                {e.note.map(|n| view! { <span class="note">{format!(" — {n}")}</span> })}
-                            </li>
-                        }).collect_view()}
-                        {move || more_note(state.runs.with(|rs| rs.iter().map(|r| r.errors.len()).sum()), MAX_LIST_ITEMS).map(|m| view! { <li class="more">{m}</li> })}
+                        {move || errors().into_iter().map(|(run, e)| error_item(run, e)).collect_view()}
+                        {move || more().map(|m| view! { <li class="more">{m}</li> })}
                     </ul>
                 </section>
-            }.into_any())}
-        </div>
-    }
+            }
+            .into_any()
+        },
+    )
 }
 
-/// The statement of each candidate against the baseline, with its worst five changes.
-#[component]
-pub fn SummaryLines() -> impl IntoView {
-    let state = crate::ui::use_app_state();
-    let lines = Memo::new(move |_| {
-        let labels = state.labels.get();
-        state.rows.with(|rows| {
-            (1..labels.len())
-                .map(|ci| {
-                    let s = summarize(rows, ci);
-                    (s.statement(&labels), s)
-                })
-                .collect::<Vec<_>>()
-        })
-    });
+fn error_item(run: String, e: ErrorEntry) -> impl IntoView {
     view! {
-        <section class="verdict-summary" aria-label="Verdict" data-testid="summary">
-            {move || lines.get().into_iter().map(|(sentence, s)| {
-                let class = if s.transactions.regressed + s.others.regressed > 0 { "summary-line v-worse" } else if s.failed { "summary-line v-nocompare" } else { "summary-line" };
-                view! {
-                    <div class=class>
-                        <p title=crate::tables::METHOD>{sentence}</p>
-                        {if s.worst.is_empty() {
-                            view! { <p class="hint">"No regression beyond noise among the figures both runs have."</p> }.into_any()
-                        } else {
-                            view! {
-                                <ol class="worst" aria-label="Worst changes">
-                                    {s.worst.iter().map(|w| view! { <li><span class="w-key">{w.key.clone()}</span>" "<span class="w-what">{w.what.clone()}</span></li> }).collect_view()}
-                                </ol>
-                            }.into_any()
-                        }}
-                    </div>
-                }
-            }).collect_view()}
-        </section>
+        <li>
+            <span class="run-tag">{run}</span>
+            <code>{e.message}</code>
+            {e.count.map(|c| view! { <span class="count">{format!(" ×{}", format::number(c as f64))}</span> })}
+            {(!e.services.is_empty()).then(|| view! { <span class="services">{format!(" on {}", e.services.join(", "))}</span> })}
+            {e.note.map(|n| view! { <span class="note">{format!(" — {n}")}</span> })}
+        </li>
     }
 }

@@ -3,157 +3,39 @@
 //! band within noise of it; points are coloured by verdict, so a nightly history of dozens of
 //! runs reads at a glance. Order and metric are part of the URL.
 
-use crate::analysis::trend::{default_order, order_value, ordered, orders, trend, trend_metrics, Trend, ORDER_START};
-use crate::analysis::Verdict;
+mod chart;
+
+use crate::analysis::trend::{default_order, order_value, ordered, orders, trend, trend_metrics, Trend, TrendMetric};
 use crate::bundle::Run;
-use crate::format;
-use crate::model::Measure;
-use crate::tables::trend_table;
-use crate::ui::components::chart::{
-    axis, configured, margin, plain_axis, symbol, text, themed, Attr, Attrs, Chart, ChartText, Figure, Trace,
-};
+use crate::tables::{trend_table, Table};
+use crate::ui::components::chart::Chart;
+use crate::ui::components::controls::ThresholdEditor;
 use crate::ui::components::table_view::TableView;
 use crate::ui::show::shown_or;
+use crate::ui::AppState;
 use leptos::prelude::*;
-use plotly::common::{Anchor, Fill, HoverInfo, Mode, Orientation};
-use plotly::layout::{AxisType, HoverMode};
 use std::sync::Arc;
 
 /// At most this many metrics in the picker (the name filter narrows it).
 const MAX_CHOICES: usize = 400;
 
-/// The chart of a trend: a line through the values, the band within noise of the baseline, and
-/// one marker trace per verdict (so the legend explains the colours).
-fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) -> Figure {
-    let p = crate::palette::of(dark);
-    let unit = t.row.unit;
-    // Category x values must be unique; repeated order values fall back to labels.
-    let mut seen = std::collections::HashSet::new();
-    let raw_x = if by == crate::analysis::trend::ORDER_BUNDLE || !t.x.iter().all(|v| seen.insert(v.clone())) {
-        labels
-    } else {
-        &t.x[..]
-    };
-    // Order values and labels are data: dates and names alike reach Plotly as `ChartText`.
-    let x: Vec<ChartText> = raw_x.iter().map(|v| text(v)).collect();
-    // Durations and sizes in a unit a reader can take in (hours, GiB), not 40,200 seconds.
-    let max = t.row.cells.iter().filter_map(|c| c.value).fold(0.0f64, |m, v| m.max(v.abs()));
-    let (scale, unit_name) = match unit {
-        crate::bundle::Unit::S if max >= 7200.0 => (3600.0, "hours"),
-        crate::bundle::Unit::S if max >= 120.0 => (60.0, "minutes"),
-        crate::bundle::Unit::Bytes if max >= 1073741824.0 => (1073741824.0, "GiB"),
-        crate::bundle::Unit::Bytes if max >= 1048576.0 => (1048576.0, "MiB"),
-        u => (1.0, crate::analysis::unit_name(u)),
-    };
-    let y: Vec<Option<f64>> = t.row.cells.iter().map(|c| c.value.map(|v| v / scale)).collect();
-    // The line joins comparable runs only: a failed run's figure would drag it down.
-    let line_y: Vec<Option<f64>> =
-        t.row.cells.iter().zip(&y).map(|(c, v)| if c.verdict == Verdict::NotComparable { None } else { *v }).collect();
-    let mut fig = Figure::new();
-    fig.add_trace(
-        Trace::scatter()
-            .with("x", x.clone())
-            .with("y", line_y)
-            .with("mode", Attr::of(Mode::Lines))
-            .with("line", Attr::obj([("color", p.muted.into()), ("width", 1.5.into())]))
-            .with("connectgaps", true)
-            .with("showlegend", false)
-            .with("hoverinfo", Attr::of(HoverInfo::Skip)),
-    );
-    if let Some(b) = t.row.cells.get(t.baseline).and_then(|c| c.value).map(|b| b / scale) {
-        let delta = match t.row.spec.measure {
-            Measure::Relative => Some(b.abs() * threshold / 100.0),
-            Measure::Points => Some(threshold),
-            Measure::ErrorRate => None,
-        };
-        if let Some(d) = delta {
-            let unit_word = if t.row.spec.measure == Measure::Points { " pp" } else { "%" };
-            let n = x.len();
-            let edge = |y: f64| {
-                Trace::scatter()
-                    .with("x", x.clone())
-                    .with("y", vec![y; n])
-                    .with("mode", Attr::of(Mode::Lines))
-                    .with("line", Attr::obj([("width", 0.0.into())]))
-                    .with("hoverinfo", Attr::of(HoverInfo::Skip))
-            };
-            let band = text(&format!("within ±{}{unit_word} of the baseline", format::number(threshold)));
-            fig.add_trace(edge(b - d).with("showlegend", false));
-            fig.add_trace(
-                edge(b + d).with("fill", Attr::of(Fill::ToNextY)).with("fillcolor", p.band).with("name", band),
-            );
-        }
-    }
-    // (legend name, colour, symbol, size, which verdicts)
-    type Group = (&'static str, &'static str, &'static str, u32, fn(Verdict) -> bool);
-    let groups: [Group; 5] = [
-        ("baseline", p.accent, symbol::DIAMOND, 13, |v| v == Verdict::Baseline),
-        ("regressed", p.worse, symbol::CIRCLE, 9, |v| v == Verdict::Regressed),
-        ("improved", p.better, symbol::CIRCLE, 9, |v| v == Verdict::Improved),
-        ("within noise", p.muted, symbol::CIRCLE, 7, |v| matches!(v, Verdict::WithinNoise | Verdict::Changed)),
-        ("not judged", p.muted, symbol::CIRCLE_OPEN, 8, |v| {
-            matches!(
-                v,
-                Verdict::NotComparable | Verdict::NotEnoughData | Verdict::Added | Verdict::Removed | Verdict::Missing
-            )
-        }),
-    ];
-    for (name, colour, symbol, size, keep) in groups {
-        let idx: Vec<usize> = (0..x.len()).filter(|i| keep(t.row.cells[*i].verdict) && y[*i].is_some()).collect();
-        if idx.is_empty() {
-            continue;
-        }
-        let hover: Vec<ChartText> = idx
-            .iter()
-            .map(|i| {
-                let c = &t.row.cells[*i];
-                let v = c.value.map(|v| format::value(v, c.unit)).unwrap_or_default();
-                let ch = c.change.map(|ch| format!(" ({})", ch.text(t.row.spec.family, c.unit))).unwrap_or_default();
-                ChartText::lines([text(&labels[*i]), text(&format!("{v}{ch}")), text(c.verdict.label())])
-            })
-            .collect();
-        let xs: Vec<ChartText> = idx.iter().map(|i| x[*i].clone()).collect();
-        let ys: Vec<Option<f64>> = idx.iter().map(|i| y[*i]).collect();
-        fig.add_trace(
-            Trace::scatter()
-                .with("x", xs)
-                .with("y", ys)
-                .with("mode", Attr::of(Mode::Markers))
-                .with("marker", Attr::obj([("color", colour.into()), ("symbol", symbol.into()), ("size", size.into())]))
-                .with("name", name)
-                .with("hovertext", hover)
-                .with("hoverinfo", Attr::of(HoverInfo::Text)),
-        );
-    }
-    let mut x_axis = plain_axis(dark);
-    x_axis.set("nticks", 14u32);
-    x_axis.set("type", Attr::of(if by == ORDER_START { AxisType::Date } else { AxisType::Category }));
-    let layout = Attrs::default()
-        .with("height", 400u32)
-        .with("xaxis", x_axis)
-        .with("yaxis", axis(dark, text(&format!("{} ({unit_name})", t.row.label()))))
-        .with("hovermode", Attr::of(HoverMode::Closest))
-        .with("margin", margin(10, 10, 20, 10))
-        // At the foot of the figure (the mode bar sits at the top right), below the axis labels
-        // however tall they are: placed in the figure's height, not the plot's (which put it over
-        // tilted run labels at narrow widths).
-        .with(
-            "legend",
-            Attr::obj([
-                ("orientation", Attr::of(Orientation::Horizontal)),
-                ("yref", "container".into()),
-                ("y", 0.0.into()),
-                ("yanchor", Attr::of(Anchor::Bottom)),
-                ("x", 0.0.into()),
-            ]),
-        );
-    fig.set_layout(themed(dark, layout));
-    configured(fig, "runlens-trend")
+/// What the page derives from the workspace and the URL.
+#[derive(Clone, Copy)]
+struct TrendMemos {
+    /// Every loaded run, in the workspace's order.
+    all: Memo<Vec<Arc<Run>>>,
+    order_choices: Memo<Vec<String>>,
+    order: Memo<String>,
+    metrics: Memo<Vec<TrendMetric>>,
+    metric: Memo<Option<TrendMetric>>,
+    /// Labels of the metrics the name filter keeps.
+    choices: Memo<Vec<String>>,
+    baseline: Memo<Option<String>>,
+    /// The trend, the runs' labels in order, and the threshold of the metric's family.
+    data: Memo<Option<(Trend, Vec<String>, f64)>>,
 }
 
-#[component]
-pub fn Trends() -> impl IntoView {
-    let state = crate::ui::use_app_state();
+fn trend_memos(state: AppState) -> TrendMemos {
     let all: Memo<Vec<Arc<Run>>> =
         crate::ui::derived(move |_| state.workspace.with(|w| w.runs.iter().map(|r| r.run.clone()).collect()));
     let order_choices = Memo::new(move |_| all.with(|r| orders(&crate::ui::refs(r))));
@@ -169,13 +51,7 @@ pub fn Trends() -> impl IntoView {
     });
     let choices = Memo::new(move |_| {
         let f = state.url.with(|u| crate::fold::lower(&u.filter).into_owned());
-        metrics.with(|m| {
-            m.iter()
-                .filter(|x| f.is_empty() || crate::fold::lower(&x.label()).contains(&f))
-                .take(MAX_CHOICES)
-                .map(|x| x.label())
-                .collect::<Vec<_>>()
-        })
+        metrics.with(|m| metric_choices(m, &f))
     });
     let baseline = Memo::new(move |_| state.selected.with(|s| s.first().cloned()));
     let data = crate::ui::derived(move |_| {
@@ -189,53 +65,142 @@ pub fn Trends() -> impl IntoView {
             Some((t, labels, threshold))
         })
     });
-    let table = crate::ui::derived(move |_| data.with(|d| d.as_ref().map(|(t, l, _)| trend_table(t, l, &order.get()))));
+    TrendMemos { all, order_choices, order, metrics, metric, choices, baseline, data }
+}
+
+/// The labels of the metrics whose name holds `filter` (lower-cased), at most `MAX_CHOICES`.
+fn metric_choices(metrics: &[TrendMetric], filter: &str) -> Vec<String> {
+    metrics
+        .iter()
+        .filter(|x| filter.is_empty() || crate::fold::lower(&x.label()).contains(filter))
+        .take(MAX_CHOICES)
+        .map(|x| x.label())
+        .collect()
+}
+
+#[component]
+pub fn Trends() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let m = trend_memos(state);
+    let table =
+        crate::ui::derived(move |_| m.data.with(|d| d.as_ref().map(|(t, l, _)| trend_table(t, l, &m.order.get()))));
     let chart = move || {
         let dark = state.dark.get();
-        let by = order.get();
-        data.with(|d| d.as_ref().map(|(t, l, th)| figure(t, l, &by, *th, dark)).unwrap_or_default())
+        let by = m.order.get();
+        m.data.with(|d| d.as_ref().map(|(t, l, th)| chart::figure(t, l, &by, *th, dark)).unwrap_or_default())
     };
-    let order_label = |o: &str| match o {
-        "start" => "start time".to_string(),
-        "bundle" => "order in the bundle".to_string(),
-        d => d.to_string(),
-    };
+    let (all, metrics) = (m.all, m.metrics);
     view! {
         <div class="trends">
             {shown_or(move || metrics.with(|m| !m.is_empty()), move || view! {
                 <div class="controls">
-                    <label>"Metric "
-                        <select data-testid="trend-metric" on:change=move |ev| { let v = event_target_value(&ev); state.url.update(|u| u.metric = Some(v)); }>
-                            {move || {
-                                let now = metric.get().map(|m| m.label()).unwrap_or_default();
-                                choices.get().into_iter().map(|c| { let sel = c == now; view! { <option value=c.clone() selected=sel>{c.clone()}</option> } }).collect_view()
-                            }}
-                        </select>
-                    </label>
-                    <label class="grow">
-                        <span class="visually-hidden">"Filter metrics"</span>
-                        <input type="search" placeholder="Filter metrics" prop:value=move || state.url.with(|u| u.filter.clone())
-                            on:input=move |ev| state.url.update(|u| u.filter = event_target_value(&ev))/>
-                    </label>
-                    <label>"Order by "
-                        <select data-testid="trend-order" on:change=move |ev| { let v = event_target_value(&ev); state.url.update(|u| u.order = Some(v)); }>
-                            {move || { let now = order.get(); order_choices.get().into_iter().map(|o| { let sel = o == now; view! { <option value=o.clone() selected=sel>{order_label(&o)}</option> } }).collect_view() }}
-                        </select>
-                    </label>
-                    <super::controls::ThresholdEditor/>
+                    <MetricPicker metric=m.metric choices=m.choices/>
+                    <MetricFilter/>
+                    <OrderPicker order=m.order choices=m.order_choices/>
+                    <ThresholdEditor/>
                 </div>
-                <p class="hint">{move || {
-                    let n = all.with(Vec::len);
-                    let b = baseline.get().and_then(|id| state.workspace.with(|w| w.run(&id).map(|r| r.label.clone()))).unwrap_or_default();
-                    let missing = all.with(|r| r.iter().filter(|r| order_value(r, &order.get()).is_none()).count());
-                    let tail = if missing > 0 && order.get() != "bundle" { format!("; {missing} without a value for this order come last") } else { String::new() };
-                    format!("All {n} loaded runs, each against the baseline {b} (pick another baseline above){tail}.")
-                }}</p>
+                <TrendHint all=m.all baseline=m.baseline order=m.order/>
                 <Chart figure=chart label="The chosen metric across the runs in order, the baseline marked" file_name="runlens-trend"/>
-                {move || table.get().map(|t| view! { <TableView table=Signal::stored(t) page_size=50/> })}
+                <TrendTable table/>
             }.into_any(), {let f = move || view! {
                 <p class="empty">{move || format!("A trend needs a figure that at least two runs share; the workspace has {} with none in common.", crate::format::count(all.with(Vec::len), "run", "runs"))}</p>
             }; move || f().into_any()})}
         </div>
     }
+}
+
+/// The metric picker; the choice goes to the URL.
+#[component]
+fn MetricPicker(metric: Memo<Option<TrendMetric>>, choices: Memo<Vec<String>>) -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let options = move || {
+        let now = metric.get().map(|m| m.label()).unwrap_or_default();
+        choices
+            .get()
+            .into_iter()
+            .map(|c| {
+                let sel = c == now;
+                view! { <option value=c.clone() selected=sel>{c.clone()}</option> }
+            })
+            .collect_view()
+    };
+    view! {
+        <label>"Metric "
+            <select data-testid="trend-metric" on:change=move |ev| { let v = event_target_value(&ev); state.url.update(|u| u.metric = Some(v)); }>
+                {options}
+            </select>
+        </label>
+    }
+}
+
+/// Narrows the metric picker by name (the URL's filter).
+#[component]
+fn MetricFilter() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    view! {
+        <label class="grow">
+            <span class="visually-hidden">"Filter metrics"</span>
+            <input type="search" placeholder="Filter metrics" prop:value=move || state.url.with(|u| u.filter.clone())
+                on:input=move |ev| state.url.update(|u| u.filter = event_target_value(&ev))/>
+        </label>
+    }
+}
+
+fn order_label(o: &str) -> String {
+    match o {
+        "start" => "start time".to_string(),
+        "bundle" => "order in the bundle".to_string(),
+        d => d.to_string(),
+    }
+}
+
+/// The order picker: start time, the bundle's order, or a dimension; the choice goes to the URL.
+#[component]
+fn OrderPicker(order: Memo<String>, choices: Memo<Vec<String>>) -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let options = move || {
+        let now = order.get();
+        choices
+            .get()
+            .into_iter()
+            .map(|o| {
+                let sel = o == now;
+                view! { <option value=o.clone() selected=sel>{order_label(&o)}</option> }
+            })
+            .collect_view()
+    };
+    view! {
+        <label>"Order by "
+            <select data-testid="trend-order" on:change=move |ev| { let v = event_target_value(&ev); state.url.update(|u| u.order = Some(v)); }>
+                {options}
+            </select>
+        </label>
+    }
+}
+
+/// Which runs the trend shows, against which baseline, and where runs without an order value go.
+#[component]
+fn TrendHint(all: Memo<Vec<Arc<Run>>>, baseline: Memo<Option<String>>, order: Memo<String>) -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let hint = move || {
+        let n = all.with(Vec::len);
+        let b = baseline
+            .get()
+            .and_then(|id| state.workspace.with(|w| w.run(&id).map(|r| r.label.clone())))
+            .unwrap_or_default();
+        let missing = all.with(|r| r.iter().filter(|r| order_value(r, &order.get()).is_none()).count());
+        let tail = if missing > 0 && order.get() != "bundle" {
+            format!("; {missing} without a value for this order come last")
+        } else {
+            String::new()
+        };
+        format!("All {n} loaded runs, each against the baseline {b} (pick another baseline above){tail}.")
+    };
+    view! { <p class="hint">{hint}</p> }
+}
+
+/// The trend's table, once there is a trend.
+#[component]
+fn TrendTable(table: Memo<Option<Table>>) -> impl IntoView {
+    move || table.get().map(|t| view! { <TableView table=Signal::stored(t) page_size=50/> })
 }

@@ -1,10 +1,9 @@
 //! Shared view controls, all in the URL: name filter, thresholds per metric family, "regressions
-//! only", "biggest changes first"; and the empty state that offers runs which have a view's data.
+//! only", "biggest changes first". The empty state of a view is `no_data`.
 
-use crate::bundle::Run;
 use crate::model::Family;
 use crate::tables::{RowFilter, BY_CHANGE, METHOD};
-use crate::ui::show::{shown, shown_or};
+use crate::ui::show::shown;
 use crate::ui::AppState;
 use crate::urlstate::{ThresholdParams, SORT_BY_CHANGE};
 use leptos::prelude::*;
@@ -65,40 +64,13 @@ pub fn FilterControls(
 #[component]
 pub fn ThresholdEditor() -> impl IntoView {
     let state = crate::ui::use_app_state();
-    let input = move |f: Family| {
-        let unit = match f {
-            Family::ErrorRate => "pp",
-            Family::Cpu | Family::Memory => "% / pp",
-            _ => "%",
-        };
-        view! {
-            <label class="th-field">
-                <span>{f.title()}</span>
-                <input type="number" min="0" max="1000" step="any" class="narrow" data-testid=format!("threshold-{}", f.slug())
-                    prop:value=move || crate::format::number(state.thresholds.with(|t| t.of(f)))
-                    on:change=move |ev| {
-                        if let Some(v) = crate::number::parse_f64(&event_target_value(&ev)) {
-                            if v.is_finite() { state.url.update(|u| u.thresholds.set(f, Some(v.clamp(0.0, 1000.0)))); }
-                        }
-                    }/>
-                <span class="unit">{unit}</span>
-            </label>
-        }
-    };
     let changed = move || state.url.with(|u| !u.thresholds.is_empty());
     view! {
         <details class="thresholds" data-testid="thresholds">
             <summary title=METHOD>"Thresholds"{move || if changed() { " (set by this link)" } else { "" }}</summary>
             <div class="th-grid">
-                {Family::ALL.into_iter().map(input).collect_view()}
-                <label class="th-field">
-                    <span>"min. samples"</span>
-                    <input type="number" min="0" step="1" class="narrow" data-testid="min-samples"
-                        prop:value=move || state.thresholds.with(|t| t.min_samples.to_string())
-                        on:change=move |ev| {
-                            if let Ok(n) = event_target_value(&ev).parse::<u64>() { state.url.update(|u| u.thresholds.min_samples = Some(n)); }
-                        }/>
-                </label>
+                {Family::ALL.into_iter().map(|family| view! { <ThresholdField family/> }).collect_view()}
+                <MinSamplesField/>
             </div>
             <p class="hint">
                 "A change smaller than its family's threshold is within noise (% for relative changes, percentage points for percentages and error rates). "
@@ -111,29 +83,53 @@ pub fn ThresholdEditor() -> impl IntoView {
     }
 }
 
-/// The empty state of a view: what is missing, and the runs (or declared comparisons) that have
-/// it, each one click away.
+/// The unit a family's threshold is in.
+fn threshold_unit(f: Family) -> &'static str {
+    match f {
+        Family::ErrorRate => "pp",
+        Family::Cpu | Family::Memory => "% / pp",
+        _ => "%",
+    }
+}
+
+/// One family's threshold (0 to 1,000).
 #[component]
-pub fn NoData(
-    /// "per-transaction latency"
-    what: &'static str,
-    /// Where bundles carry it, e.g. "runs[].transactions".
-    field: &'static str,
-    has: fn(&Run) -> bool,
-) -> impl IntoView {
+fn ThresholdField(family: Family) -> impl IntoView {
     let state = crate::ui::use_app_state();
-    let offers = Memo::new(move |_| state.workspace.with(|w| w.selections_with(has)));
+    let f = family;
+    let set = move |ev| {
+        if let Some(v) = crate::number::parse_f64(&event_target_value(&ev)) {
+            if v.is_finite() {
+                state.url.update(|u| u.thresholds.set(f, Some(v.clamp(0.0, 1000.0))));
+            }
+        }
+    };
     view! {
-        <div class="no-data" data-testid="no-data">
-            <p class="empty">{format!("The selected runs have no {what}.")}</p>
-            {shown_or(move || offers.with(|o| !o.is_empty()), move || view! {
-                <p>{format!("These runs have {what}:")}</p>
-                <ul class="offers">
-                    {move || offers.get().into_iter().map(|(label, ids)| view! {
-                        <li><button type="button" class="ghost" on:click=move |_| state.url.update(|u| u.select_runs(ids.clone()))>{format!("Show {label}")}</button></li>
-                    }).collect_view()}
-                </ul>
-            }.into_any(), {let f = move || view! { <p class="hint">{format!("No loaded run has it; bundles carry it in {field}.")}</p> }; move || f().into_any()})}
-        </div>
+        <label class="th-field">
+            <span>{f.title()}</span>
+            <input type="number" min="0" max="1000" step="any" class="narrow" data-testid=format!("threshold-{}", f.slug())
+                prop:value=move || crate::format::number(state.thresholds.with(|t| t.of(f)))
+                on:change=set/>
+            <span class="unit">{threshold_unit(f)}</span>
+        </label>
+    }
+}
+
+/// The minimum samples a latency figure needs to be judged.
+#[component]
+fn MinSamplesField() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let set = move |ev| {
+        if let Ok(n) = event_target_value(&ev).parse::<u64>() {
+            state.url.update(|u| u.thresholds.min_samples = Some(n));
+        }
+    };
+    view! {
+        <label class="th-field">
+            <span>"min. samples"</span>
+            <input type="number" min="0" step="1" class="narrow" data-testid="min-samples"
+                prop:value=move || state.thresholds.with(|t| t.min_samples.to_string())
+                on:change=set/>
+        </label>
     }
 }

@@ -12,7 +12,7 @@ use crate::ui::components::chart::{
     axis, bars_per_run, js_figure, margin, text, themed, Attr, Attrs, ChartText, Figure, Trace,
 };
 use crate::ui::plotly_loader::ensure_plotly;
-use crate::ui::state::NoticeKind;
+use crate::ui::state::{AppState, NoticeKind};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plotly::common::Orientation;
@@ -135,69 +135,83 @@ enum Kind {
     Images,
 }
 
+/// Starts an export unless one is under way: the charts are drawn (asynchronously), then the page
+/// is built and downloaded.
+fn start_export(state: AppState, busy: RwSignal<bool>, kind: Kind) {
+    if busy.get_untracked() {
+        return;
+    }
+    busy.set(true);
+    let labels = state.labels.get_untracked();
+    let (charts_wanted, latency) = state.rows.with_untracked(|rows| {
+        let big: Vec<Row> = biggest_changes(rows, BARS).into_iter().cloned().collect();
+        (big, latency_figure(rows, &labels))
+    });
+    spawn_local(async move {
+        let charts = draw_charts(&charts_wanted, latency, &labels).await;
+        let page: Option<ReportPage> = state.workspace.with_untracked(|w| {
+            let ids = state.selected.get_untracked();
+            let runs: Vec<&crate::bundle::Run> = ids.iter().filter_map(|id| w.run(id)).collect();
+            let th = state.thresholds.get_untracked();
+            state.rows.with_untracked(|rows| Some(report_page(w, &runs, rows, &labels, &th, charts.clone())))
+        });
+        busy.set(false);
+        let Some(page) = page else { return };
+        deliver(kind, &page, &charts);
+        if kind != Kind::Images && charts.iter().any(|c| c.png.is_none()) {
+            state.notify(
+                NoticeKind::Warning,
+                "The charts could not be drawn as images; the page has the tables only.",
+                vec![],
+            );
+        }
+    });
+}
+
+/// The report's charts as PNG: the biggest changes, and the latency of the transactions that
+/// changed most.
+async fn draw_charts(changed: &[Row], latency: Option<(Figure, u32)>, labels: &[String]) -> Vec<ReportChart> {
+    let mut charts = Vec::new();
+    if !changed.is_empty() {
+        let refs: Vec<&Row> = changed.iter().collect();
+        let (plot, h) = changes_figure(&refs, labels);
+        charts.push(ReportChart {
+            title: "Changes beyond noise".into(),
+            file_name: "runlens-changes.png".into(),
+            png: png(&plot, h).await,
+        });
+    }
+    if let Some((plot, h)) = latency {
+        charts.push(ReportChart {
+            title: "p95 of the transactions that changed most".into(),
+            file_name: "runlens-latency.png".into(),
+            png: png(&plot, h).await,
+        });
+    }
+    charts
+}
+
+/// Downloads the page in the format asked for, or the chart images.
+fn deliver(kind: Kind, page: &ReportPage, charts: &[ReportChart]) {
+    match kind {
+        Kind::Markdown => browser::download("runlens-report.md", "text/markdown", &page_markdown(page)),
+        Kind::Confluence => browser::download("runlens-report-confluence.txt", "text/plain", &page_confluence(page)),
+        Kind::Html => browser::download("runlens-report.html", "text/html", &page_html(page)),
+        Kind::Images => {
+            for c in charts {
+                if let Some(url) = c.safe_png() {
+                    browser::download_url(&c.file_name, url);
+                }
+            }
+        }
+    }
+}
+
 #[component]
 pub fn ReportExport() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let busy = RwSignal::new(false);
-    let export = move |kind: Kind| {
-        if busy.get_untracked() {
-            return;
-        }
-        busy.set(true);
-        let labels = state.labels.get_untracked();
-        let (charts_wanted, latency) = state.rows.with_untracked(|rows| {
-            let big: Vec<Row> = biggest_changes(rows, BARS).into_iter().cloned().collect();
-            (big, latency_figure(rows, &labels))
-        });
-        spawn_local(async move {
-            let mut charts = Vec::new();
-            if !charts_wanted.is_empty() {
-                let refs: Vec<&Row> = charts_wanted.iter().collect();
-                let (plot, h) = changes_figure(&refs, &labels);
-                charts.push(ReportChart {
-                    title: "Changes beyond noise".into(),
-                    file_name: "runlens-changes.png".into(),
-                    png: png(&plot, h).await,
-                });
-            }
-            if let Some((plot, h)) = latency {
-                charts.push(ReportChart {
-                    title: "p95 of the transactions that changed most".into(),
-                    file_name: "runlens-latency.png".into(),
-                    png: png(&plot, h).await,
-                });
-            }
-            let page: Option<ReportPage> = state.workspace.with_untracked(|w| {
-                let ids = state.selected.get_untracked();
-                let runs: Vec<&crate::bundle::Run> = ids.iter().filter_map(|id| w.run(id)).collect();
-                let th = state.thresholds.get_untracked();
-                state.rows.with_untracked(|rows| Some(report_page(w, &runs, rows, &labels, &th, charts.clone())))
-            });
-            busy.set(false);
-            let Some(page) = page else { return };
-            match kind {
-                Kind::Markdown => browser::download("runlens-report.md", "text/markdown", &page_markdown(&page)),
-                Kind::Confluence => {
-                    browser::download("runlens-report-confluence.txt", "text/plain", &page_confluence(&page))
-                }
-                Kind::Html => browser::download("runlens-report.html", "text/html", &page_html(&page)),
-                Kind::Images => {
-                    for c in &charts {
-                        if let Some(url) = c.safe_png() {
-                            browser::download_url(&c.file_name, url);
-                        }
-                    }
-                }
-            }
-            if kind != Kind::Images && charts.iter().any(|c| c.png.is_none()) {
-                state.notify(
-                    NoticeKind::Warning,
-                    "The charts could not be drawn as images; the page has the tables only.",
-                    vec![],
-                );
-            }
-        });
-    };
+    let export = move |kind: Kind| start_export(state, busy, kind);
     view! {
         <section class="report-export" aria-label="Report page">
             <span class="caption-text">"Report page"</span>

@@ -1,0 +1,141 @@
+//! The chart of the Trends page: the chosen metric across the runs in order, the baseline and
+//! the band within noise of it marked, points coloured by verdict.
+
+use crate::analysis::trend::{Trend, ORDER_START};
+use crate::analysis::Verdict;
+use crate::format;
+use crate::model::Measure;
+use crate::ui::components::chart::{
+    axis, configured, margin, plain_axis, symbol, text, themed, Attr, Attrs, ChartText, Figure, Trace,
+};
+use plotly::common::{Anchor, Fill, HoverInfo, Mode, Orientation};
+use plotly::layout::{AxisType, HoverMode};
+
+/// The chart of a trend: a line through the values, the band within noise of the baseline, and
+/// one marker trace per verdict (so the legend explains the colours).
+pub(super) fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) -> Figure {
+    let p = crate::palette::of(dark);
+    let unit = t.row.unit;
+    // Category x values must be unique; repeated order values fall back to labels.
+    let mut seen = std::collections::HashSet::new();
+    let raw_x = if by == crate::analysis::trend::ORDER_BUNDLE || !t.x.iter().all(|v| seen.insert(v.clone())) {
+        labels
+    } else {
+        &t.x[..]
+    };
+    // Order values and labels are data: dates and names alike reach Plotly as `ChartText`.
+    let x: Vec<ChartText> = raw_x.iter().map(|v| text(v)).collect();
+    // Durations and sizes in a unit a reader can take in (hours, GiB), not 40,200 seconds.
+    let max = t.row.cells.iter().filter_map(|c| c.value).fold(0.0f64, |m, v| m.max(v.abs()));
+    let (scale, unit_name) = match unit {
+        crate::bundle::Unit::S if max >= 7200.0 => (3600.0, "hours"),
+        crate::bundle::Unit::S if max >= 120.0 => (60.0, "minutes"),
+        crate::bundle::Unit::Bytes if max >= 1073741824.0 => (1073741824.0, "GiB"),
+        crate::bundle::Unit::Bytes if max >= 1048576.0 => (1048576.0, "MiB"),
+        u => (1.0, crate::analysis::unit_name(u)),
+    };
+    let y: Vec<Option<f64>> = t.row.cells.iter().map(|c| c.value.map(|v| v / scale)).collect();
+    // The line joins comparable runs only: a failed run's figure would drag it down.
+    let line_y: Vec<Option<f64>> =
+        t.row.cells.iter().zip(&y).map(|(c, v)| if c.verdict == Verdict::NotComparable { None } else { *v }).collect();
+    let mut fig = Figure::new();
+    fig.add_trace(
+        Trace::scatter()
+            .with("x", x.clone())
+            .with("y", line_y)
+            .with("mode", Attr::of(Mode::Lines))
+            .with("line", Attr::obj([("color", p.muted.into()), ("width", 1.5.into())]))
+            .with("connectgaps", true)
+            .with("showlegend", false)
+            .with("hoverinfo", Attr::of(HoverInfo::Skip)),
+    );
+    if let Some(b) = t.row.cells.get(t.baseline).and_then(|c| c.value).map(|b| b / scale) {
+        let delta = match t.row.spec.measure {
+            Measure::Relative => Some(b.abs() * threshold / 100.0),
+            Measure::Points => Some(threshold),
+            Measure::ErrorRate => None,
+        };
+        if let Some(d) = delta {
+            let unit_word = if t.row.spec.measure == Measure::Points { " pp" } else { "%" };
+            let n = x.len();
+            let edge = |y: f64| {
+                Trace::scatter()
+                    .with("x", x.clone())
+                    .with("y", vec![y; n])
+                    .with("mode", Attr::of(Mode::Lines))
+                    .with("line", Attr::obj([("width", 0.0.into())]))
+                    .with("hoverinfo", Attr::of(HoverInfo::Skip))
+            };
+            let band = text(&format!("within ±{}{unit_word} of the baseline", format::number(threshold)));
+            fig.add_trace(edge(b - d).with("showlegend", false));
+            fig.add_trace(
+                edge(b + d).with("fill", Attr::of(Fill::ToNextY)).with("fillcolor", p.band).with("name", band),
+            );
+        }
+    }
+    // (legend name, colour, symbol, size, which verdicts)
+    type Group = (&'static str, &'static str, &'static str, u32, fn(Verdict) -> bool);
+    let groups: [Group; 5] = [
+        ("baseline", p.accent, symbol::DIAMOND, 13, |v| v == Verdict::Baseline),
+        ("regressed", p.worse, symbol::CIRCLE, 9, |v| v == Verdict::Regressed),
+        ("improved", p.better, symbol::CIRCLE, 9, |v| v == Verdict::Improved),
+        ("within noise", p.muted, symbol::CIRCLE, 7, |v| matches!(v, Verdict::WithinNoise | Verdict::Changed)),
+        ("not judged", p.muted, symbol::CIRCLE_OPEN, 8, |v| {
+            matches!(
+                v,
+                Verdict::NotComparable | Verdict::NotEnoughData | Verdict::Added | Verdict::Removed | Verdict::Missing
+            )
+        }),
+    ];
+    for (name, colour, symbol, size, keep) in groups {
+        let idx: Vec<usize> = (0..x.len()).filter(|i| keep(t.row.cells[*i].verdict) && y[*i].is_some()).collect();
+        if idx.is_empty() {
+            continue;
+        }
+        let hover: Vec<ChartText> = idx
+            .iter()
+            .map(|i| {
+                let c = &t.row.cells[*i];
+                let v = c.value.map(|v| format::value(v, c.unit)).unwrap_or_default();
+                let ch = c.change.map(|ch| format!(" ({})", ch.text(t.row.spec.family, c.unit))).unwrap_or_default();
+                ChartText::lines([text(&labels[*i]), text(&format!("{v}{ch}")), text(c.verdict.label())])
+            })
+            .collect();
+        let xs: Vec<ChartText> = idx.iter().map(|i| x[*i].clone()).collect();
+        let ys: Vec<Option<f64>> = idx.iter().map(|i| y[*i]).collect();
+        fig.add_trace(
+            Trace::scatter()
+                .with("x", xs)
+                .with("y", ys)
+                .with("mode", Attr::of(Mode::Markers))
+                .with("marker", Attr::obj([("color", colour.into()), ("symbol", symbol.into()), ("size", size.into())]))
+                .with("name", name)
+                .with("hovertext", hover)
+                .with("hoverinfo", Attr::of(HoverInfo::Text)),
+        );
+    }
+    let mut x_axis = plain_axis(dark);
+    x_axis.set("nticks", 14u32);
+    x_axis.set("type", Attr::of(if by == ORDER_START { AxisType::Date } else { AxisType::Category }));
+    let layout = Attrs::default()
+        .with("height", 400u32)
+        .with("xaxis", x_axis)
+        .with("yaxis", axis(dark, text(&format!("{} ({unit_name})", t.row.label()))))
+        .with("hovermode", Attr::of(HoverMode::Closest))
+        .with("margin", margin(10, 10, 20, 10))
+        // At the foot of the figure (the mode bar sits at the top right), below the axis labels
+        // however tall they are: placed in the figure's height, not the plot's (which put it over
+        // tilted run labels at narrow widths).
+        .with(
+            "legend",
+            Attr::obj([
+                ("orientation", Attr::of(Orientation::Horizontal)),
+                ("yref", "container".into()),
+                ("y", 0.0.into()),
+                ("yanchor", Attr::of(Anchor::Bottom)),
+                ("x", 0.0.into()),
+            ]),
+        );
+    fig.set_layout(themed(dark, layout));
+    configured(fig, "runlens-trend")
+}
