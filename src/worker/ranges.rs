@@ -107,14 +107,7 @@ pub(super) fn read_range(job: u32, name: &str, blob: Blob, plan: &Uint8Array, in
 /// Receives another worker's part (forwarded by the page) and finishes when all are in.
 pub(super) fn take_part(job: u32, index: u32, data: &Uint8Array, failed: Option<String>) {
     let part = match failed {
-        Some(message) => Err(LoadError {
-            kind: LoadErrorKind::Syntax,
-            source: String::new(),
-            path: None,
-            line: None,
-            column: None,
-            message,
-        }),
+        Some(message) => Err(LoadError::new(LoadErrorKind::Syntax, "", message)),
         None => match parallel::decode_part(&data.to_vec()) {
             Ok(p) => Ok(p),
             Err(e) => return post_error(job, &e),

@@ -66,14 +66,7 @@ pub struct Timing {
 fn read_err(name: &str, e: wasm_bindgen::JsValue) -> LoadError {
     let why =
         e.as_string().or_else(|| js_sys::Reflect::get(&e, &"message".into()).ok()?.as_string()).unwrap_or_default();
-    LoadError {
-        kind: crate::bundle::LoadErrorKind::Io,
-        source: name.into(),
-        path: None,
-        line: None,
-        column: None,
-        message: format!("the file could not be read ({why})"),
-    }
+    LoadError::new(crate::bundle::LoadErrorKind::Io, name, format!("the file could not be read ({why})"))
 }
 
 /// Aggregates range `index` of `plan` over `blob` (`parallel::read_range`, reading while parsing).
