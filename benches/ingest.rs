@@ -3,7 +3,7 @@
 //! comes from `scripts/gen_jtl.py`; `scripts/bench-ingest.sh` makes it). Prints medians of 5 runs
 //! after one warm-up, and checks both ways give the same run.
 
-use runlens::import::{import, parallel};
+use runlens::import::{common::parallel, import};
 use std::time::Instant;
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -10,7 +10,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    use runlens::import::parallel;
+    use runlens::import::common::parallel;
     use serde_json::json;
 
     let mut args = std::env::args_os().skip(1);

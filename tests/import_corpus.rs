@@ -7,7 +7,7 @@
 //! Update the snapshots after an intended change with `INSTA_UPDATE=always cargo test --test import_corpus`
 //! and review the diff.
 
-use runlens::import::{detect, detect_by_content, detect_by_name, dump, import_bytes, Format, HEAD_BYTES};
+use runlens::import::{common::dump, detect, detect_by_content, detect_by_name, import_bytes, Format, HEAD_BYTES};
 use std::path::{Path, PathBuf};
 
 /// Folders whose files are covered (each format's importer adds its folder).

@@ -7,7 +7,7 @@
 //! Update the snapshots after an intended change with `INSTA_UPDATE=always cargo test --test import_fixtures`.
 
 use runlens::bundle::{self, ByteSize, IndexStats, Resource, Run, Unit};
-use runlens::import::{detect, detect_by_content, dump, import, import_bytes, Format, Imported, HEAD_BYTES};
+use runlens::import::{common::dump, detect, detect_by_content, import, import_bytes, Format, Imported, HEAD_BYTES};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {

@@ -4,7 +4,7 @@
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::ArgMatches;
-use runlens::import::group::RunSpec;
+use runlens::assemble::group::RunSpec;
 use runlens::import::Format;
 use std::path::PathBuf;
 

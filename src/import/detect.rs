@@ -2,8 +2,7 @@
 //! `*_stats.csv`), then by its content (the first `HEAD_BYTES`). Each format's content test lives
 //! in that format's module; this file only orders them.
 
-use super::text;
-use std::borrow::Cow;
+use super::Head;
 
 /// Every input runlens recognises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -151,50 +150,10 @@ impl Format {
     }
 }
 
-/// The first bytes of a file, raw and decoded.
-pub struct Head<'a> {
-    pub bytes: &'a [u8],
-    /// Decoded in the sniffed encoding, BOM removed (lossy).
-    pub text: Cow<'a, str>,
-}
-
-impl<'a> Head<'a> {
-    pub fn new(bytes: &'a [u8]) -> Head<'a> {
-        Head { bytes, text: text::head_text(bytes) }
-    }
-
-    /// The text without leading whitespace.
-    pub fn trimmed(&self) -> &str {
-        self.text.trim_start()
-    }
-
-    /// The first line (without its line break).
-    pub fn first_line(&self) -> &str {
-        let t = self.trimmed();
-        t.split(['\n', '\r']).next().unwrap_or("")
-    }
-
-    /// Whether the text starts like a JSON object.
-    pub fn is_json_object(&self) -> bool {
-        self.trimmed().starts_with('{')
-    }
-
-    /// Whether `"key"` appears as an object key whose value starts with one of `starts` (any
-    /// value when `starts` is empty), e.g. `has_key("metrics", &['{'])`.
-    pub fn has_key(&self, key: &str, starts: &[char]) -> bool {
-        let pat = format!("\"{key}\"");
-        self.text.match_indices(&pat).any(|(i, _)| {
-            let Some(rest) = self.text[i + pat.len()..].trim_start().strip_prefix(':') else { return false };
-            let first = rest.trim_start().chars().next();
-            starts.is_empty() || first.is_some_and(|c| starts.contains(&c))
-        })
-    }
-}
-
 /// A format from the file name alone, where the name is specific enough. `.jtl` names a family
 /// whose member is decided by content.
 pub fn detect_by_name(name: &str) -> Option<Format> {
-    let file = super::names::file_name(name).to_ascii_lowercase();
+    let file = super::common::names::file_name(name).to_ascii_lowercase();
     let file = file.strip_suffix(".gz").unwrap_or(&file);
     let exact = [
         ("statistics.json", Format::JmeterStatistics),
@@ -232,33 +191,33 @@ type ContentTest = fn(&Head) -> bool;
 // then the other tools' JSON and text tables, and the custom-k6-summary catch-all last.
 static CONTENT_TESTS: &[(Format, ContentTest)] = &[
     (Format::Bundle, is_bundle),
-    (Format::JmeterXml, super::jmeter_xml::detect),
-    (Format::JmeterStatistics, super::jmeter_stats::detect),
-    (Format::JmeterSummary, super::jmeter_summary::detect),
-    (Format::GatlingBinaryLog, super::gatling_log::detect_binary),
-    (Format::GatlingLog, super::gatling_log::detect),
-    (Format::K6Json, super::k6_json::detect),
-    (Format::K6Csv, super::k6_csv::detect),
-    (Format::K6Summary, super::k6_summary::detect),
-    (Format::K6SummaryExport, super::k6_summary::detect_export),
-    (Format::GatlingStats, super::gatling_stats::detect),
-    (Format::GatlingGlobalStats, super::gatling_stats::detect_global),
-    (Format::K6Console, super::k6_console::detect),
-    (Format::JmeterCsv, super::jmeter_csv::detect),
+    (Format::JmeterXml, super::jmeter::xml::detect),
+    (Format::JmeterStatistics, super::jmeter::stats::detect),
+    (Format::JmeterSummary, super::jmeter::summary::detect),
+    (Format::GatlingBinaryLog, super::gatling::log::detect_binary),
+    (Format::GatlingLog, super::gatling::log::detect),
+    (Format::K6Json, super::k6::json::detect),
+    (Format::K6Csv, super::k6::csv::detect),
+    (Format::K6Summary, super::k6::summary::detect),
+    (Format::K6SummaryExport, super::k6::summary::detect_export),
+    (Format::GatlingStats, super::gatling::stats::detect),
+    (Format::GatlingGlobalStats, super::gatling::stats::detect_global),
+    (Format::K6Console, super::k6::console::detect),
+    (Format::JmeterCsv, super::jmeter::csv::detect),
     // JSON of named keys first; `_cat/indices` JSON only has generic ones ("index", "health").
     (Format::CloudWatchMetricData, super::cloudwatch::detect_metric_data),
     (Format::CloudWatchStatistics, super::cloudwatch::detect_statistics),
     (Format::CloudWatchWidget, super::cloudwatch::detect_widget),
-    (Format::CatIndicesJson, super::cat_indices::detect_json),
+    (Format::CatIndicesJson, super::opensearch::detect_json),
     // Locust: the history header also has Name and counts, so it goes before the stats test.
     (Format::LocustHistory, super::locust::detect_history),
     (Format::LocustFailures, super::locust::detect_failures),
     (Format::LocustExceptions, super::locust::detect_exceptions),
     (Format::LocustStats, super::locust::detect),
     // Text tables last: a `_cat/indices` header may sit below a title or a curl command.
-    (Format::CatIndices, super::cat_indices::detect),
-    (Format::DockerStats, super::docker_stats::detect),
-    (Format::K6Summary, super::k6_summary::detect_custom),
+    (Format::CatIndices, super::opensearch::detect),
+    (Format::DockerStats, super::docker::detect),
+    (Format::K6Summary, super::k6::summary::detect_custom),
 ];
 
 fn is_bundle(h: &Head) -> bool {
@@ -274,7 +233,7 @@ pub fn detect(name: &str, head: &[u8]) -> Result<Format, String> {
             return Ok(Format::Bundle);
         }
         // simulation.log is text up to Gatling 3.10 and binary from 3.11.
-        if f == Format::GatlingLog && super::gatling_log::detect_binary(&Head::new(head)) {
+        if f == Format::GatlingLog && super::gatling::log::detect_binary(&Head::new(head)) {
             return Ok(Format::GatlingBinaryLog);
         }
         // Nor is a name a promise the other way: JMeter's statistics.json saved as stats.json

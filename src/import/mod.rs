@@ -8,40 +8,21 @@
 //! format's importer. Every importer returns runs or a `LoadError` with a position; warnings are
 //! collected, capped, in a `Ctx`.
 
-pub mod cat_indices;
-pub mod civil;
 pub mod cloudwatch;
-pub mod csv_fast;
+pub mod common;
 pub mod detect;
-pub mod docker_stats;
-pub mod dump;
-pub mod gatling_log;
-pub mod gatling_stats;
-pub mod group;
-pub mod jmeter_csv;
-pub mod jmeter_stats;
-pub mod jmeter_summary;
-pub mod jmeter_xml;
-pub mod json_docs;
-pub mod k6_console;
-pub mod k6_csv;
-pub mod k6_json;
-pub mod k6_metrics;
-pub mod k6_points;
-pub mod k6_summary;
-pub mod label_cache;
+pub mod docker;
+pub mod gatling;
+mod head;
+pub mod jmeter;
+pub mod k6;
 pub mod locust;
-pub mod names;
-pub mod parallel;
-pub mod samples;
-pub mod series;
-pub mod session;
-#[cfg(test)]
-pub(crate) mod test_support;
-pub mod text;
-pub mod warmup;
+pub mod opensearch;
 
-pub use detect::{detect, detect_by_content, detect_by_name, Format, Head};
+pub use detect::{detect, detect_by_content, detect_by_name, Format};
+pub use head::Head;
+
+use common::{names, text};
 
 use crate::bundle::{self, Bundle, LoadError, LoadErrorKind, Report, Run, Warning};
 use std::cell::Cell;
@@ -216,7 +197,7 @@ pub fn import_sized(
     };
     // Gatling's binary log is refused even when the text log's format is asked for.
     let format = match format {
-        Format::GatlingLog if gatling_log::detect_binary(&Head::new(&head)) => Format::GatlingBinaryLog,
+        Format::GatlingLog if gatling::log::detect_binary(&Head::new(&head)) => Format::GatlingBinaryLog,
         f => f,
     };
     let encoding = text::sniff(&head);
@@ -260,17 +241,17 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
             let loaded = bundle::load_bundle(ctx.source, &bytes)?;
             Ok(Output::Bundle(Box::new(loaded.bundle), loaded.warnings))
         }
-        Format::JmeterCsv => jmeter_csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::JmeterXml => jmeter_xml::import(ctx, text::stream_valid(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::JmeterStatistics => jmeter_stats::import(ctx, enc, input).map(|r| Output::Runs(vec![r])),
-        Format::JmeterSummary => jmeter_summary::import(ctx, text::stream_valid(enc, input)).map(Output::Runs),
+        Format::JmeterCsv => jmeter::csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::JmeterXml => jmeter::xml::import(ctx, text::stream_valid(enc, input)).map(|r| Output::Runs(vec![r])),
+        Format::JmeterStatistics => jmeter::stats::import(ctx, enc, input).map(|r| Output::Runs(vec![r])),
+        Format::JmeterSummary => jmeter::summary::import(ctx, text::stream_valid(enc, input)).map(Output::Runs),
         Format::CatIndices => {
             let text = read_whole_text(ctx, enc, input)?;
-            cat_indices::import(ctx, &text).map(Output::Runs)
+            opensearch::import(ctx, &text).map(Output::Runs)
         }
         Format::CatIndicesJson => {
             let text = read_whole_text(ctx, enc, input)?;
-            cat_indices::import_json(ctx, &text).map(|r| Output::Runs(vec![r]))
+            opensearch::import_json(ctx, &text).map(|r| Output::Runs(vec![r]))
         }
         Format::CloudWatchMetricData | Format::CloudWatchStatistics => {
             let text = read_whole_text(ctx, enc, input)?;
@@ -282,7 +263,7 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
         }
         Format::DockerStats => {
             let text = read_whole_text(ctx, enc, input)?;
-            docker_stats::import(ctx, &text).map(|r| Output::Runs(vec![r]))
+            docker::import(ctx, &text).map(|r| Output::Runs(vec![r]))
         }
         Format::LocustStats => locust::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
         Format::LocustHistory => locust::import_history(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
@@ -290,18 +271,18 @@ fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read)
         Format::LocustExceptions => {
             locust::import_exceptions(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r]))
         }
-        Format::K6Summary => k6_summary::import(ctx, enc, input).map(one),
-        Format::K6SummaryExport => k6_summary::import_export(ctx, enc, input).map(one),
-        Format::K6Csv => k6_csv::import(ctx, text::stream(enc, input)).map(one),
-        Format::K6Json => k6_json::import(ctx, text::stream(enc, input)).map(one),
-        Format::K6Console => k6_console::import(ctx, text::stream(enc, input)).map(one),
-        Format::GatlingStats => gatling_stats::import(ctx, enc, input).map(one),
-        Format::GatlingGlobalStats => gatling_stats::import_global(ctx, enc, input).map(one),
-        Format::GatlingLog => gatling_log::import(ctx, text::stream(enc, input)).map(one),
+        Format::K6Summary => k6::summary::import(ctx, enc, input).map(one),
+        Format::K6SummaryExport => k6::summary::import_export(ctx, enc, input).map(one),
+        Format::K6Csv => k6::csv::import(ctx, text::stream(enc, input)).map(one),
+        Format::K6Json => k6::json::import(ctx, text::stream(enc, input)).map(one),
+        Format::K6Console => k6::console::import(ctx, text::stream(enc, input)).map(one),
+        Format::GatlingStats => gatling::stats::import(ctx, enc, input).map(one),
+        Format::GatlingGlobalStats => gatling::stats::import_global(ctx, enc, input).map(one),
+        Format::GatlingLog => gatling::log::import(ctx, text::stream(enc, input)).map(one),
         Format::GatlingBinaryLog => {
             let mut head = Vec::new();
             let _ = input.take(64).read_to_end(&mut head);
-            Err(gatling_log::refuse_binary(ctx, &head))
+            Err(gatling::log::refuse_binary(ctx, &head))
         }
     }
 }

@@ -12,8 +12,8 @@ mod warm;
 mod write;
 
 use crate::bundle::stream_cut::StreamCut;
-use crate::import::parallel::RangeSource;
-use crate::import::{self, parallel, HEAD_BYTES};
+use crate::import::common::parallel::RangeSource;
+use crate::import::{self, common::parallel, HEAD_BYTES};
 use blob_source::BlobSource;
 use chunk_source::ChunkSource;
 use js_sys::{Object, Reflect, Uint8Array};
@@ -33,7 +33,7 @@ struct Pending {
     plan: parallel::Plan,
     /// Each range's part, or why it failed (`parallel::settle` reads a failed range again from
     /// where the previous one stopped: it may have started inside a quoted line break).
-    parts: Vec<Option<Result<import::jmeter_csv::Part, crate::bundle::LoadError>>>,
+    parts: Vec<Option<Result<import::jmeter::csv::Part, crate::bundle::LoadError>>>,
 }
 
 thread_local! {

@@ -7,8 +7,8 @@
 //! ingest of 200 MB was reading.
 
 use crate::bundle::LoadError;
-use crate::import::jmeter_csv::{Part, RangeReader, Step};
-use crate::import::parallel::{self, Plan};
+use crate::import::common::parallel::{self, Plan};
+use crate::import::jmeter::csv::{Part, RangeReader, Step};
 use js_sys::{ArrayBuffer, Reflect, Uint8Array};
 use std::cell::{Cell, RefCell};
 use std::io::Read;

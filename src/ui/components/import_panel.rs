@@ -10,7 +10,7 @@ use leptos::prelude::*;
 
 /// Applies an edit to the session and makes the runs again; a run id that changed follows in the
 /// link (baseline, candidates).
-fn edit(state: AppState, f: impl FnOnce(&mut crate::import::session::Session) -> Option<(String, String)>) {
+fn edit(state: AppState, f: impl FnOnce(&mut crate::assemble::session::Session) -> Option<(String, String)>) {
     let renamed = state.session.try_update(f).flatten();
     sync_session(state, renamed);
 }
@@ -76,7 +76,7 @@ pub fn ImportPanel() -> impl IntoView {
                                         <input type="text" class="dim-input" placeholder="release=Poppy" aria-label="Add a dimension (key=value)" data-testid="import-dim"
                                             on:change=move |ev| {
                                                 let text = event_target_value(&ev);
-                                                match crate::import::session::parse_dimension(&text) {
+                                                match crate::assemble::session::parse_dimension(&text) {
                                                     Some((k, v)) => edit(state, |s| { s.set_dimension(i, &k, &v); None }),
                                                     None => state.notify(NoticeKind::Warning, format!("“{text}” is not a dimension: write key=value, e.g. users=20."), vec![]),
                                                 }
