@@ -187,7 +187,7 @@ fn locust_files_the_corpus_lacks() {
 #[test]
 fn cut_and_misread_fixtures_never_panic() {
     use Format::*;
-    let formats = Format::ALL.into_iter().filter(|f| {
+    let formats = Format::all().into_iter().filter(|f| {
         matches!(
             f,
             LocustStats

@@ -12,6 +12,7 @@ pub mod cloudwatch;
 pub mod common;
 pub mod detect;
 pub mod docker;
+pub mod formats;
 pub mod gatling;
 mod head;
 pub mod jmeter;
@@ -19,7 +20,8 @@ pub mod k6;
 pub mod locust;
 pub mod opensearch;
 
-pub use detect::{detect, detect_by_content, detect_by_name, Format};
+pub use detect::{detect, detect_by_content, detect_by_name};
+pub use formats::Format;
 pub use head::Head;
 
 use common::{names, text};
@@ -205,13 +207,13 @@ pub fn import_sized(
     // would only warn about the gzip header.
     let guessed = if format == Format::Bundle { None } else { text::guessed(&head, encoding) };
     let whole = std::io::Cursor::new(head).chain(reader);
-    let counted = Counted { inner: whole, progress: &progress, on_progress, next_report: 1 << 20 };
+    let mut counted = Counted { inner: whole, progress: &progress, on_progress, next_report: 1 << 20 };
     let mut ctx = Ctx::new(name, &progress);
     ctx.size = size;
     if let Some(w) = guessed {
         ctx.warn("encoding", w);
     }
-    let runs_or_bundle = run_importer(format, encoding, &mut ctx, counted)?;
+    let runs_or_bundle = formats::run(format, encoding, &mut ctx, &mut counted)?;
     let bundle = match runs_or_bundle {
         Output::Bundle(b, warnings) => {
             // The loader caps its own list and counts the rest in its last warning; re-capping
@@ -232,63 +234,6 @@ pub enum Output {
     Bundle(Box<Bundle>, Vec<Warning>),
     /// Runs of a raw file (a history file gives several).
     Runs(Vec<Run>),
-}
-
-fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read) -> Result<Output, LoadError> {
-    match format {
-        Format::Bundle => {
-            let bytes = read_whole(ctx, input)?;
-            let loaded = bundle::load_bundle(ctx.source, &bytes)?;
-            Ok(Output::Bundle(Box::new(loaded.bundle), loaded.warnings))
-        }
-        Format::JmeterCsv => jmeter::csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::JmeterXml => jmeter::xml::import(ctx, text::stream_valid(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::JmeterStatistics => jmeter::stats::import(ctx, enc, input).map(|r| Output::Runs(vec![r])),
-        Format::JmeterSummary => jmeter::summary::import(ctx, text::stream_valid(enc, input)).map(Output::Runs),
-        Format::CatIndices => {
-            let text = read_whole_text(ctx, enc, input)?;
-            opensearch::import(ctx, &text).map(Output::Runs)
-        }
-        Format::CatIndicesJson => {
-            let text = read_whole_text(ctx, enc, input)?;
-            opensearch::import_json(ctx, &text).map(|r| Output::Runs(vec![r]))
-        }
-        Format::CloudWatchMetricData | Format::CloudWatchStatistics => {
-            let text = read_whole_text(ctx, enc, input)?;
-            cloudwatch::import(ctx, &text).map(|r| Output::Runs(vec![r]))
-        }
-        Format::CloudWatchWidget => {
-            let text = read_whole_text(ctx, enc, input)?;
-            Err(cloudwatch::refuse_widget(ctx, &text))
-        }
-        Format::DockerStats => {
-            let text = read_whole_text(ctx, enc, input)?;
-            docker::import(ctx, &text).map(|r| Output::Runs(vec![r]))
-        }
-        Format::LocustStats => locust::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::LocustHistory => locust::import_history(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::LocustFailures => locust::import_failures(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::LocustExceptions => {
-            locust::import_exceptions(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r]))
-        }
-        Format::K6Summary => k6::summary::import(ctx, enc, input).map(one),
-        Format::K6SummaryExport => k6::summary::import_export(ctx, enc, input).map(one),
-        Format::K6Csv => k6::csv::import(ctx, text::stream(enc, input)).map(one),
-        Format::K6Json => k6::json::import(ctx, text::stream(enc, input)).map(one),
-        Format::K6Console => k6::console::import(ctx, text::stream(enc, input)).map(one),
-        Format::GatlingStats => gatling::stats::import(ctx, enc, input).map(one),
-        Format::GatlingGlobalStats => gatling::stats::import_global(ctx, enc, input).map(one),
-        Format::GatlingLog => gatling::log::import(ctx, text::stream(enc, input)).map(one),
-        Format::GatlingBinaryLog => {
-            let mut head = Vec::new();
-            let _ = input.take(64).read_to_end(&mut head);
-            Err(gatling::log::refuse_binary(ctx, &head))
-        }
-    }
-}
-
-fn one(run: Run) -> Output {
-    Output::Runs(vec![run])
 }
 
 /// Reads a whole-document input into memory, refusing more than `MAX_WHOLE_FILE_BYTES`.
