@@ -1,12 +1,16 @@
-//! Importers of raw tool output: one file per format, each opening with a link to the tool's own
-//! documentation and exposing a `detect` (by content) + `import` pair that turns one file into
-//! bundle runs. No UI and no I/O beyond `std::io::Read`: the same code runs natively (tests, the
-//! CLI) and in the ingest Web Worker.
+//! Importers of raw tool output. One folder per tool (`jmeter`, `k6`, `gatling`, `locust`,
+//! `opensearch`, `cloudwatch`, `docker`), whose `mod.rs` links the tool's documentation; each
+//! format there has a content test (`fn(&Head) -> bool`) and an import function. What importers
+//! share (text decoding, the CSV splitter, exact statistics, series, names, timestamps, the
+//! parallel read of one file, the snapshot dump) is in `common`, and nowhere else. `formats` is
+//! the registry: one row per format with its slug, title, file names, content test and importer.
+//! No UI and no I/O beyond `std::io::Read`: the same code runs natively (tests, the CLI) and in
+//! the ingest Web Worker. Grouping files into runs is not importing: see `crate::assemble`.
 //!
-//! `import` is the one entry point: it reads the head of the input, detects the format (by file
-//! name first, then by content), decodes the text encoding, and hands a byte stream to the
-//! format's importer. Every importer returns runs or a `LoadError` with a position; warnings are
-//! collected, capped, in a `Ctx`.
+//! `import` is the one entry point: it reads the head of the input (`Head`), detects the format
+//! (`detect`: by file name first, then by content, in the registry's order), decodes the text
+//! encoding, and hands a byte stream to the format's importer. Every importer returns runs or a
+//! `LoadError` with a position; warnings are collected, capped, in a `Ctx`.
 
 pub mod cloudwatch;
 pub mod common;
