@@ -1,9 +1,9 @@
 //! Native ingest of a JTL with the same code the browser's workers run: one pass, and split over
-//! 2 threads (`import::parallel`). Run: `RUNLENS_JTL=path cargo bench --bench ingest` (the file
+//! 2 threads (`import::common::parallel`). Run: `RUNLENS_JTL=path cargo bench --bench ingest` (the file
 //! comes from `scripts/gen_jtl.py`; `scripts/bench-ingest.sh` makes it). Prints medians of 5 runs
 //! after one warm-up, and checks both ways give the same run.
 
-use runlens::import::{import, parallel};
+use runlens::import::{common::parallel, import};
 use std::time::Instant;
 use support::stats::median_high;
 

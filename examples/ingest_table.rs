@@ -1,4 +1,4 @@
-//! Imports one JTL natively with the code the browser's ingest workers run (`import::parallel`:
+//! Imports one JTL natively with the code the browser's ingest workers run (`import::common::parallel`:
 //! one pass with 1 thread, byte ranges merged exactly with more), and prints one JSON line: the
 //! seconds from opening the file to the finished run, the records read and the per-label table.
 //! `scripts/bench-ingest.sh` runs it once per repetition (a fresh process, so its peak memory is
@@ -10,7 +10,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    use runlens::import::parallel;
+    use runlens::import::common::parallel;
     use serde_json::json;
 
     let mut args = std::env::args_os().skip(1);

@@ -1,6 +1,7 @@
 //! runlens: load performance-test result bundles and compare runs. The pure core (bundle, model,
 //! analysis, url state) builds for any target; `ui` exists only on wasm32.
 pub mod analysis;
+pub mod assemble;
 pub mod bundle;
 pub mod chart_text;
 pub mod decimal;

@@ -276,7 +276,7 @@ async fn chart_hands_the_figure_to_plotly_and_follows_its_signal() {
 
 #[wasm_bindgen_test]
 fn a_downloaded_body_reads_the_same_from_its_chunks_at_every_offset() {
-    use runlens::import::parallel::RangeSource;
+    use runlens::import::common::parallel::RangeSource;
     use runlens::worker::chunk_source::ChunkSource;
     use std::io::Read;
     let body: Vec<u8> = (0..700u32).map(|i| (i * 7 % 251) as u8).collect();

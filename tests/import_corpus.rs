@@ -7,8 +7,11 @@
 //! Update the snapshots after an intended change with `INSTA_UPDATE=always cargo test --test import_corpus`
 //! and review the diff.
 
-use runlens::import::{detect, detect_by_content, detect_by_name, dump, import_bytes, Format, HEAD_BYTES};
+mod support;
+
+use runlens::import::{detect, detect_by_content, detect_by_name, import_bytes, Format, HEAD_BYTES};
 use std::path::{Path, PathBuf};
+use support::snapshot;
 
 /// Folders whose files are covered (each format's importer adds its folder).
 const FOLDERS: &[&str] = &[
@@ -25,47 +28,21 @@ const FOLDERS: &[&str] = &[
 ];
 
 fn files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    let mut out = Vec::new();
-    for folder in FOLDERS {
-        for e in std::fs::read_dir(root.join(folder)).unwrap() {
-            out.push(e.unwrap().path());
-        }
-    }
-    out.sort();
-    out
-}
-
-fn snapshot_name(p: &Path) -> String {
-    let folder = p.parent().unwrap().file_name().unwrap().to_string_lossy();
-    format!("{folder}__{}", p.file_name().unwrap().to_string_lossy())
+    snapshot::files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"), Some(FOLDERS))
 }
 
 #[test]
 fn every_corpus_file_imports_or_is_refused_clearly() {
     let all = files();
     assert!(!all.is_empty());
-    for path in all {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let bytes = std::fs::read(&path).unwrap();
-        let text = match import_bytes(&name, &bytes) {
-            Ok(imp) => dump::summary(&imp),
-            Err(e) => format!("refused: {:?}\n{e}\n", e.kind),
-        };
-        insta::assert_snapshot!(snapshot_name(&path), text);
+    for (name, text) in snapshot::texts(&all, snapshot::Loader::MayWarn) {
+        insta::assert_snapshot!(name, text);
     }
 }
 
 #[test]
 fn detection_by_content_agrees_with_detection_by_name() {
-    for path in files() {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let bytes = std::fs::read(&path).unwrap();
-        let head = &bytes[..bytes.len().min(HEAD_BYTES)];
-        let by_name = detect(&name, head);
-        assert_eq!(detect_by_content(head).ok_or(String::new()), by_name.clone().map_err(|_| String::new()), "{name}");
-        assert!(by_name.is_ok(), "{name}: {by_name:?}");
-    }
+    snapshot::detection_agrees(&files());
 }
 
 #[test]

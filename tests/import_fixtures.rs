@@ -6,26 +6,19 @@
 //!
 //! Update the snapshots after an intended change with `INSTA_UPDATE=always cargo test --test import_fixtures`.
 
-use runlens::bundle::{self, ByteSize, IndexStats, Resource, Run, Unit};
-use runlens::import::{detect, detect_by_content, dump, import, import_bytes, Format, Imported, HEAD_BYTES};
+mod support;
+
+use runlens::bundle::{ByteSize, IndexStats, Resource, Run, Unit};
+use runlens::import::{common::dump, detect_by_content, import, import_bytes, Format, Imported, HEAD_BYTES};
 use std::path::{Path, PathBuf};
+use support::snapshot;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import")
 }
 
 fn files() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for dir in std::fs::read_dir(root()).unwrap() {
-        for f in std::fs::read_dir(dir.unwrap().path()).unwrap() {
-            let p = f.unwrap().path();
-            if p.file_name().is_some_and(|n| n != "README.md") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    snapshot::files(&root(), None)
 }
 
 fn load(folder: &str, file: &str) -> Imported {
@@ -46,36 +39,14 @@ fn res<'a>(run: &'a Run, service: &str, metric: &str) -> &'a Resource {
 
 #[test]
 fn every_fixture_imports_or_is_refused_clearly() {
-    for path in files() {
-        let folder = path.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let bytes = std::fs::read(&path).unwrap();
-        let text = match import_bytes(&name, &bytes) {
-            Ok(imp) => {
-                // What an importer makes is a bundle the loader accepts without a warning.
-                let json = serde_json::to_string(&imp.bundle).unwrap();
-                let loaded = bundle::load_bundle_str(&name, &json).unwrap_or_else(|e| panic!("{name}: {e}"));
-                assert!(loaded.warnings.is_empty(), "{name}: {:?}", loaded.warnings);
-                dump::summary(&imp)
-            }
-            Err(e) => format!("refused: {:?}\n{e}\n", e.kind),
-        };
-        insta::assert_snapshot!(format!("{folder}__{name}"), text);
+    for (name, text) in snapshot::texts(&files(), snapshot::Loader::NoWarning) {
+        insta::assert_snapshot!(name, text);
     }
 }
 
 #[test]
 fn detection_by_content_agrees_with_detection_by_name() {
-    for path in files() {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let bytes = std::fs::read(&path).unwrap();
-        let head = &bytes[..bytes.len().min(HEAD_BYTES)];
-        let by_name = detect(&name, head);
-        assert!(by_name.is_ok(), "{name}: {by_name:?}");
-        assert_eq!(detect_by_content(head).ok_or(String::new()), by_name.map_err(|_| String::new()), "{name}");
-        // A paste has no file name: content alone must find the format.
-        assert_eq!(detect("pasted text", head).ok(), detect_by_content(head), "{name}");
-    }
+    snapshot::detection_agrees(&files());
 }
 
 #[test]
@@ -187,7 +158,7 @@ fn locust_files_the_corpus_lacks() {
 #[test]
 fn cut_and_misread_fixtures_never_panic() {
     use Format::*;
-    let formats = Format::ALL.into_iter().filter(|f| {
+    let formats = Format::all().into_iter().filter(|f| {
         matches!(
             f,
             LocustStats

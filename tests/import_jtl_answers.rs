@@ -5,7 +5,9 @@
 //! identical run. Skipped, with a notice, only when python3 is missing.
 
 use runlens::bundle::Run;
-use runlens::import::jmeter_csv::{aggregate_range, finish, first_misaligned, first_record_start, layout, split, Part};
+use runlens::import::jmeter::csv::{
+    aggregate_range, finish, first_misaligned, first_record_start, layout, split, Part,
+};
 use runlens::import::{import, Ctx, Format, Progress};
 use serde_json::Value;
 use std::fs::File;

@@ -1,7 +1,7 @@
-//! What ingest workers hand each other while reading one file in byte ranges (`import::parallel`):
+//! What ingest workers hand each other while reading one file in byte ranges (`import::common::parallel`):
 //! the plan and each range's partial result, in borsh, come back as they left, floats bit for bit.
 
-use runlens::import::parallel::{decode_part, encode_part, range_layout, read_range, Plan, RangeSource};
+use runlens::import::common::parallel::{decode_part, encode_part, range_layout, read_range, Plan, RangeSource};
 use std::io::Read;
 
 struct Mem(Vec<u8>);
@@ -31,7 +31,8 @@ fn jtl() -> Vec<u8> {
 /// The plan: as the first worker sends it to the others.
 fn plan(bytes: &[u8]) -> Plan {
     // The layout of a file big enough to split (only its size decides that, not its bytes).
-    let layout = range_layout("x.jtl", bytes, runlens::import::parallel::MIN_PARALLEL_BYTES).expect("a JMeter CSV");
+    let layout =
+        range_layout("x.jtl", bytes, runlens::import::common::parallel::MIN_PARALLEL_BYTES).expect("a JMeter CSV");
     Plan { layout, ranges: vec![(0, bytes.len() as u64 / 2), (bytes.len() as u64 / 2, bytes.len() as u64)] }
 }
 
@@ -67,7 +68,7 @@ fn a_partial_result_round_trips_with_its_floats_bit_for_bit() {
     let (a, b) = (&part.agg.labels[0].elapsed, &back.agg.labels[0].elapsed);
     let bits = |s: Vec<(f64, u64)>| s.into_iter().map(|(v, c)| (v.to_bits(), c)).collect::<Vec<_>>();
     assert_eq!(bits(b.sorted()), bits(a.sorted()));
-    let mean = |v: &runlens::import::samples::Values| v.summary(&[50.0]).map(|s| s.mean.to_bits());
+    let mean = |v: &runlens::import::common::samples::Values| v.summary(&[50.0]).map(|s| s.mean.to_bits());
     assert_eq!(mean(b), mean(a));
     assert!(decode_part(&encoded[..encoded.len() - 1]).is_err(), "a cut partial result is refused");
 }

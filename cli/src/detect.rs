@@ -1,7 +1,7 @@
 //! `runlens detect`: the format of each file, as the importer would detect it from the name and
 //! the first 64 KiB, with the text encoding it would read.
 
-use runlens::import::{self, text, HEAD_BYTES};
+use runlens::import::{self, common::text, HEAD_BYTES};
 use std::io::Read;
 use std::path::PathBuf;
 

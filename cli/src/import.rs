@@ -1,13 +1,13 @@
 //! `runlens import`: imports every file (files from disk streamed, a large JMeter CSV in byte
 //! ranges on several threads; standard input streamed), reports each refused file with its
-//! place and each warning with its file, groups the runs (`runlens::import::group`) and writes
+//! place and each warning with its file, groups the runs (`runlens::assemble::group`) and writes
 //! the bundle, checked to load back as the viewer loads it.
 
 use crate::order::{Input, PlannedGroup};
 use crate::{output, ImportArgs};
+use runlens::assemble::group::{self, File, Group, Options};
 use runlens::bundle::{LoadError, Warning};
-use runlens::import::group::{self, File, Group, Options};
-use runlens::import::{self as imp, parallel, Format, Imported};
+use runlens::import::{self as imp, common::parallel, Format, Imported};
 use std::path::Path;
 
 /// Runs the command; `false` when an input was refused or the bundle could not be written.
@@ -69,7 +69,7 @@ pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
         return false;
     }
     if args.summary {
-        print!("{}", imp::dump::bundle_summary(&bundle));
+        print!("{}", imp::common::dump::bundle_summary(&bundle));
     }
     true
 }

@@ -4,8 +4,8 @@
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::ArgMatches;
-use runlens::import::group::RunSpec;
-use runlens::import::Format;
+use runlens::assemble::group::RunSpec;
+use runlens::import::{formats, Format};
 use std::path::PathBuf;
 
 /// One argument whose place matters.
@@ -43,8 +43,7 @@ pub fn parse_dim(s: &str) -> Result<(String, String), String> {
 /// The slugs `--format` takes, each with the format's name for `--help`.
 pub fn format_values() -> PossibleValuesParser {
     let auto = PossibleValue::new("auto");
-    let formats =
-        Format::ALL.into_iter().filter(|f| *f != Format::GatlingBinaryLog).map(|f| PossibleValue::new(f.slug()));
+    let formats = formats::listed().map(|(slug, _)| PossibleValue::new(slug));
     PossibleValuesParser::new(std::iter::once(auto).chain(formats))
 }
 
@@ -52,8 +51,8 @@ pub fn format_values() -> PossibleValuesParser {
 pub fn format_help() -> String {
     let mut s =
         String::from("Read the files after it as this format instead of detecting it; 'auto' detects again. Formats:");
-    for f in Format::ALL.into_iter().filter(|f| *f != Format::GatlingBinaryLog) {
-        s.push_str(&format!("\n  {:<24}{}", f.slug(), f.title()));
+    for (slug, title) in formats::listed() {
+        s.push_str(&format!("\n  {slug:<24}{title}"));
     }
     s
 }

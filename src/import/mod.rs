@@ -1,47 +1,34 @@
-//! Importers of raw tool output: one file per format, each opening with a link to the tool's own
-//! documentation and exposing a `detect` (by content) + `import` pair that turns one file into
-//! bundle runs. No UI and no I/O beyond `std::io::Read`: the same code runs natively (tests, the
-//! CLI) and in the ingest Web Worker.
+//! Importers of raw tool output. One folder per tool (`jmeter`, `k6`, `gatling`, `locust`,
+//! `opensearch`, `cloudwatch`, `docker`), whose `mod.rs` links the tool's documentation; each
+//! format there has a content test (`fn(&Head) -> bool`) and an import function. What importers
+//! share (text decoding, the CSV splitter, exact statistics, series, names, timestamps, the
+//! parallel read of one file, the snapshot dump) is in `common`, and nowhere else. `formats` is
+//! the registry: one row per format with its slug, title, file names, content test and importer.
+//! No UI and no I/O beyond `std::io::Read`: the same code runs natively (tests, the CLI) and in
+//! the ingest Web Worker. Grouping files into runs is not importing: see `crate::assemble`.
 //!
-//! `import` is the one entry point: it reads the head of the input, detects the format (by file
-//! name first, then by content), decodes the text encoding, and hands a byte stream to the
-//! format's importer. Every importer returns runs or a `LoadError` with a position; warnings are
-//! collected, capped, in a `Ctx`.
+//! `import` is the one entry point: it reads the head of the input (`Head`), detects the format
+//! (`detect`: by file name first, then by content, in the registry's order), decodes the text
+//! encoding, and hands a byte stream to the format's importer. Every importer returns runs or a
+//! `LoadError` with a position; warnings are collected, capped, in a `Ctx`.
 
-pub mod cat_indices;
-pub mod civil;
 pub mod cloudwatch;
-pub mod csv_fast;
+pub mod common;
 pub mod detect;
-pub mod docker_stats;
-pub mod dump;
-pub mod gatling_log;
-pub mod gatling_stats;
-pub mod group;
-pub mod jmeter_csv;
-pub mod jmeter_stats;
-pub mod jmeter_summary;
-pub mod jmeter_xml;
-pub mod json_docs;
-pub mod k6_console;
-pub mod k6_csv;
-pub mod k6_json;
-pub mod k6_metrics;
-pub mod k6_points;
-pub mod k6_summary;
-pub mod label_cache;
+pub mod docker;
+pub mod formats;
+pub mod gatling;
+mod head;
+pub mod jmeter;
+pub mod k6;
 pub mod locust;
-pub mod names;
-pub mod parallel;
-pub mod samples;
-pub mod series;
-pub mod session;
-#[cfg(test)]
-pub(crate) mod test_support;
-pub mod text;
-pub mod warmup;
+pub mod opensearch;
 
-pub use detect::{detect, detect_by_content, detect_by_name, Format, Head};
+pub use detect::{detect, detect_by_content, detect_by_name};
+pub use formats::Format;
+pub use head::Head;
+
+use common::{names, text};
 
 use crate::bundle::{self, Bundle, LoadError, LoadErrorKind, Report, Run, Warning};
 use std::cell::Cell;
@@ -216,7 +203,7 @@ pub fn import_sized(
     };
     // Gatling's binary log is refused even when the text log's format is asked for.
     let format = match format {
-        Format::GatlingLog if gatling_log::detect_binary(&Head::new(&head)) => Format::GatlingBinaryLog,
+        Format::GatlingLog if gatling::log::detect_binary(&Head::new(&head)) => Format::GatlingBinaryLog,
         f => f,
     };
     let encoding = text::sniff(&head);
@@ -224,13 +211,13 @@ pub fn import_sized(
     // would only warn about the gzip header.
     let guessed = if format == Format::Bundle { None } else { text::guessed(&head, encoding) };
     let whole = std::io::Cursor::new(head).chain(reader);
-    let counted = Counted { inner: whole, progress: &progress, on_progress, next_report: 1 << 20 };
+    let mut counted = Counted { inner: whole, progress: &progress, on_progress, next_report: 1 << 20 };
     let mut ctx = Ctx::new(name, &progress);
     ctx.size = size;
     if let Some(w) = guessed {
         ctx.warn("encoding", w);
     }
-    let runs_or_bundle = run_importer(format, encoding, &mut ctx, counted)?;
+    let runs_or_bundle = formats::run(format, encoding, &mut ctx, &mut counted)?;
     let bundle = match runs_or_bundle {
         Output::Bundle(b, warnings) => {
             // The loader caps its own list and counts the rest in its last warning; re-capping
@@ -251,63 +238,6 @@ pub enum Output {
     Bundle(Box<Bundle>, Vec<Warning>),
     /// Runs of a raw file (a history file gives several).
     Runs(Vec<Run>),
-}
-
-fn run_importer(format: Format, enc: text::Enc, ctx: &mut Ctx, input: impl Read) -> Result<Output, LoadError> {
-    match format {
-        Format::Bundle => {
-            let bytes = read_whole(ctx, input)?;
-            let loaded = bundle::load_bundle(ctx.source, &bytes)?;
-            Ok(Output::Bundle(Box::new(loaded.bundle), loaded.warnings))
-        }
-        Format::JmeterCsv => jmeter_csv::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::JmeterXml => jmeter_xml::import(ctx, text::stream_valid(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::JmeterStatistics => jmeter_stats::import(ctx, enc, input).map(|r| Output::Runs(vec![r])),
-        Format::JmeterSummary => jmeter_summary::import(ctx, text::stream_valid(enc, input)).map(Output::Runs),
-        Format::CatIndices => {
-            let text = read_whole_text(ctx, enc, input)?;
-            cat_indices::import(ctx, &text).map(Output::Runs)
-        }
-        Format::CatIndicesJson => {
-            let text = read_whole_text(ctx, enc, input)?;
-            cat_indices::import_json(ctx, &text).map(|r| Output::Runs(vec![r]))
-        }
-        Format::CloudWatchMetricData | Format::CloudWatchStatistics => {
-            let text = read_whole_text(ctx, enc, input)?;
-            cloudwatch::import(ctx, &text).map(|r| Output::Runs(vec![r]))
-        }
-        Format::CloudWatchWidget => {
-            let text = read_whole_text(ctx, enc, input)?;
-            Err(cloudwatch::refuse_widget(ctx, &text))
-        }
-        Format::DockerStats => {
-            let text = read_whole_text(ctx, enc, input)?;
-            docker_stats::import(ctx, &text).map(|r| Output::Runs(vec![r]))
-        }
-        Format::LocustStats => locust::import(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::LocustHistory => locust::import_history(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::LocustFailures => locust::import_failures(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r])),
-        Format::LocustExceptions => {
-            locust::import_exceptions(ctx, text::stream(enc, input)).map(|r| Output::Runs(vec![r]))
-        }
-        Format::K6Summary => k6_summary::import(ctx, enc, input).map(one),
-        Format::K6SummaryExport => k6_summary::import_export(ctx, enc, input).map(one),
-        Format::K6Csv => k6_csv::import(ctx, text::stream(enc, input)).map(one),
-        Format::K6Json => k6_json::import(ctx, text::stream(enc, input)).map(one),
-        Format::K6Console => k6_console::import(ctx, text::stream(enc, input)).map(one),
-        Format::GatlingStats => gatling_stats::import(ctx, enc, input).map(one),
-        Format::GatlingGlobalStats => gatling_stats::import_global(ctx, enc, input).map(one),
-        Format::GatlingLog => gatling_log::import(ctx, text::stream(enc, input)).map(one),
-        Format::GatlingBinaryLog => {
-            let mut head = Vec::new();
-            let _ = input.take(64).read_to_end(&mut head);
-            Err(gatling_log::refuse_binary(ctx, &head))
-        }
-    }
-}
-
-fn one(run: Run) -> Output {
-    Output::Runs(vec![run])
 }
 
 /// Reads a whole-document input into memory, refusing more than `MAX_WHOLE_FILE_BYTES`.

@@ -17,7 +17,7 @@ pub enum ToPage {
     /// `data` the plan (borsh, transferred), `blob` the file (a download exists only in the worker).
     Plan { job: u32, data: Uint8Array, ranges: u32, blob: Blob },
     /// `{type:"part", job, index, data, failed}`: range `index` read (`data`: its
-    /// `import::parallel` part, transferred), or why not (`failed`, with `data` empty).
+    /// `import::common::parallel` part, transferred), or why not (`failed`, with `data` empty).
     Part { job: u32, index: u32, data: Uint8Array, failed: Option<String> },
     /// `{type:"big", job, bundle, bytes}`: a big file of `bytes` is coming (a `bundle`: cut
     /// between workers).

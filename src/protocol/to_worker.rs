@@ -15,7 +15,7 @@ pub enum ToWorker {
     /// `{type:"fetch", job, name, url, workers}`: download an absolute http(s) URL and read it.
     Fetch { job: u32, name: String, url: String, workers: u32 },
     /// `{type:"range", job, name, blob, plan, index}`: read range `index` of the first worker's
-    /// `plan` (borsh, `import::parallel::Plan`) of `blob`. The plan is copied, not transferred (each
+    /// `plan` (borsh, `import::common::parallel::Plan`) of `blob`. The plan is copied, not transferred (each
     /// worker gets its own).
     Range { job: u32, name: String, blob: Blob, plan: Uint8Array, index: u32 },
     /// `{type:"part", job, index, data, failed}`: another worker's [`super::ToPage::Part`],

@@ -19,7 +19,7 @@ pub enum Origin {
 
 /// The name the runs made of raw files go by: the workspace source the import panel edits, and
 /// the file it is remembered as.
-pub const IMPORTED: &str = crate::import::session::TITLE;
+pub const IMPORTED: &str = crate::assemble::session::TITLE;
 
 static NEXT_BATCH: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
 

@@ -32,7 +32,7 @@ pub struct AppState {
     /// Loads in flight (files being read, URLs being fetched).
     pub busy: RwSignal<u32>,
     /// Raw files imported in this session and how they group into runs (the import panel).
-    pub session: RwSignal<crate::import::session::Session>,
+    pub session: RwSignal<crate::assemble::session::Session>,
     /// The file being read now, if any.
     pub progress: RwSignal<Option<super::ingest::Progress>>,
     pub system_dark: RwSignal<bool>,

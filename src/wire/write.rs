@@ -1,13 +1,13 @@
 //! What the page asks of the writer worker (`ui::writer` sends, `worker::write` answers): bundles
 //! written as JSON text (Save bundle, links that carry runs) and the import panel's groups of files
-//! made into runs (`import::group::bundle_of`). Both were the page's own work; here they keep
+//! made into runs (`assemble::group::bundle_of`). Both were the page's own work; here they keep
 //! serde's JSON writer and the merging code out of the page's binary (docs/decisions/0014-writer-worker.md). A request
 //! is borsh's binary of `Request`; the answer to a merge is the merged bundle in `Pieces`, as an
 //! import's, with its compact JSON (what the page remembers for a reload).
 
 use super::{encode_pieces, Done, Pieces};
+use crate::assemble::group::{self, Group, GroupRef};
 use crate::bundle::{self, Bundle, BundleRef, Run};
-use crate::import::group::{self, Group, GroupRef};
 use borsh::{BorshDeserialize, BorshSerialize};
 
 /// A request as the worker reads it.
@@ -155,10 +155,10 @@ fn gzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::session::Session;
+    use crate::assemble::session::Session;
 
     fn imported(file: &str) -> (String, crate::import::Imported) {
-        let bytes = crate::import::test_support::file(file);
+        let bytes = crate::import::common::test_support::file(file);
         let imp = crate::import::import_bytes(file, &bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
         (file.rsplit('/').next().unwrap_or(file).to_string(), imp)
     }
@@ -187,7 +187,7 @@ mod tests {
         assert!(s.runs.len() >= 3, "the test needs several runs: {:?}", s.runs);
         let (want, want_warnings) = s.bundle().expect("the session makes a bundle");
         let request =
-            encode_request(&RequestRef::Merge { groups: s.groups_ref(), title: crate::import::session::TITLE });
+            encode_request(&RequestRef::Merge { groups: s.groups_ref(), title: crate::assemble::session::TITLE });
         let Answer::Merged { pieces, json } = answer(&request).unwrap() else { panic!("not a merge's answer") };
         let done = crate::wire::decode_done(&pieces).unwrap();
         assert_eq!(done.format, MERGED);

@@ -2,7 +2,7 @@
 //! `FileReaderSync`, in 8 MiB slices: the importers see a plain `std::io::Read`, and no copy of the
 //! whole file is ever held. Offsets are u64 (files over 4 GiB exist; wasm32's usize does not reach).
 
-use crate::import::parallel::RangeSource;
+use crate::import::common::parallel::RangeSource;
 use std::io::Read;
 
 const SLICE_BYTES: u64 = 8 << 20;

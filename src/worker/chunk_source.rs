@@ -3,7 +3,7 @@
 //! bundle's 390 ms in the worker. The chunks are copied once, straight into the importer's buffer.
 //! A file read in ranges (a large JTL) still becomes a `Blob` (`Input::blob`): other workers read it.
 
-use crate::import::parallel::RangeSource;
+use crate::import::common::parallel::RangeSource;
 use js_sys::Uint8Array;
 use std::io::Read;
 

@@ -6,7 +6,7 @@ use super::import_job::{splits_as_bundle, tell_big};
 use super::{bundle_parts, progress, scope};
 use crate::bundle::split::Scanner;
 use crate::bundle::stream_cut::StreamCut;
-use crate::import::parallel::RangeSource;
+use crate::import::common::parallel::RangeSource;
 use crate::import::HEAD_BYTES;
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};

@@ -5,7 +5,7 @@ use super::blob_source::{self, BlobSource};
 use super::chunk_source::ChunkSource;
 use super::download::{download, Downloaded};
 use super::{bundle_parts, post_error, post_imported, progress, ranges, DoneNotes, ToPage};
-use crate::import::parallel::{self, RangeSource};
+use crate::import::common::parallel::{self, RangeSource};
 use crate::import::{self, HEAD_BYTES};
 use web_sys::Blob;
 

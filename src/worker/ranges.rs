@@ -1,12 +1,12 @@
-//! A large JMeter CSV read in byte ranges by several workers (`import::parallel`): the first
+//! A large JMeter CSV read in byte ranges by several workers (`import::common::parallel`): the first
 //! worker posts the plan, reads range 0 and merges the others' parts as the page forwards them;
 //! any worker reads a range it is asked for and posts its part.
 
 use super::blob_source::BlobSource;
 use super::{bytes_to_js, post, post_error, post_imported, progress, stream, take_first, DoneNotes, ToPage};
 use crate::bundle::{LoadError, LoadErrorKind};
-use crate::import::jmeter_csv::Part;
-use crate::import::parallel;
+use crate::import::common::parallel;
+use crate::import::jmeter::csv::Part;
 use js_sys::Uint8Array;
 use std::cell::RefCell;
 use web_sys::Blob;

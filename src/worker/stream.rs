@@ -1,14 +1,14 @@
 //! A byte range of a `Blob` parsed while the browser reads the next bytes: the range is read as a
 //! stream with a BYOB reader into one reused 1 MiB buffer, and the parser
-//! (`jmeter_csv::RangeReader`) steps through what has arrived and asks for more when it runs dry
+//! (`jmeter::csv::RangeReader`) steps through what has arrived and asks for more when it runs dry
 //! (`Step::Starved`). The browser fills the stream's pipe while the parser works, so reading
 //! overlaps parsing; one buffer is used over and over, so no garbage ArrayBuffers pile up.
 //! With `FileReaderSync` (`blob_source.rs`) the two took turns: 0.46 s of a 1.4 s one-worker
 //! ingest of 200 MB was reading.
 
 use crate::bundle::LoadError;
-use crate::import::jmeter_csv::{Part, RangeReader, Step};
-use crate::import::parallel::{self, Plan};
+use crate::import::common::parallel::{self, Plan};
+use crate::import::jmeter::csv::{Part, RangeReader, Step};
 use js_sys::{ArrayBuffer, Reflect, Uint8Array};
 use std::cell::{Cell, RefCell};
 use std::io::Read;

@@ -9,7 +9,7 @@
 //! compilation of the import path, and the first part of the file parsed by baseline code while
 //! TurboFan, on a two-core machine, competes for a core with the parser and the browser's reads.
 
-use crate::import::{parallel, warmup};
+use crate::import::{common::parallel, common::warmup};
 
 /// The worker waits this long before warming up, so the page's first view does not compete with it.
 pub const DELAY_MS: u32 = 300;

@@ -9,8 +9,8 @@
 //! lines up with its end, and `"."` repeats the value at the same place in the previous metric.
 
 use crate::bundle::{LoadError, LoadErrorKind};
-use crate::import::detect::Head;
 use crate::import::Ctx;
+use crate::import::Head;
 use serde_json::Value;
 
 /// Content detection: an object whose `metrics` is a list of lists (a widget's `properties`),

@@ -9,8 +9,8 @@
 
 use super::{file_run, read_rows, txn_name, Cols};
 use crate::bundle::{Direction, ErrorEntry, Kpi, LoadError, Run, Unit};
-use crate::import::detect::Head;
-use crate::import::{names, Ctx};
+use crate::import::Head;
+use crate::import::{common::names, Ctx};
 use std::io::BufRead;
 
 /// Characters of a traceback kept in an error's note (its end: where it was raised).

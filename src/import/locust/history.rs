@@ -14,9 +14,9 @@
 
 use super::{file_run, for_each_row, is_total, total_kpis, transaction, txn_name, Cols, Row, COARSE_NOTE};
 use crate::bundle::{LoadError, LoadErrorKind, Run, Unit};
-use crate::import::detect::Head;
-use crate::import::series::{resource, Points};
-use crate::import::{civil, Ctx};
+use crate::import::common::series::{resource, Points};
+use crate::import::Head;
+use crate::import::{common::civil, Ctx};
 use rustc_hash::FxHashMap;
 use std::io::BufRead;
 
@@ -166,7 +166,7 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
     run.resources.retain(|r| r.peak.is_some());
     run.notes.push(format!(
         "{rows} history rows from Locust's {}: series per {}.",
-        crate::import::names::file_name(ctx.source),
+        crate::import::common::names::file_name(ctx.source),
         if full_history {
             "request name and for the total (service \"locust\")"
         } else {

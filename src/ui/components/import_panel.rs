@@ -3,7 +3,7 @@
 //! can move to another run or a new one. Every change makes the workspace's imported runs again
 //! (`loader::sync_session`); the session itself is `AppState::session`.
 
-use crate::import::session::Session;
+use crate::assemble::session::Session;
 use crate::ui::loader::sync_session;
 use crate::ui::show::shown;
 use crate::ui::state::{AppState, NoticeKind};
@@ -11,7 +11,7 @@ use leptos::prelude::*;
 
 /// Applies an edit to the session and makes the runs again; a run id that changed follows in the
 /// link (baseline, candidates).
-fn edit(state: AppState, f: impl FnOnce(&mut crate::import::session::Session) -> Option<(String, String)>) {
+fn edit(state: AppState, f: impl FnOnce(&mut crate::assemble::session::Session) -> Option<(String, String)>) {
     let renamed = state.session.try_update(f).flatten();
     sync_session(state, renamed);
 }
@@ -201,7 +201,7 @@ fn DimensionInput(index: usize) -> impl IntoView {
     let state = crate::ui::use_app_state();
     let add = move |ev| {
         let text = event_target_value(&ev);
-        match crate::import::session::parse_dimension(&text) {
+        match crate::assemble::session::parse_dimension(&text) {
             Some((k, v)) => edit(state, |s| {
                 s.set_dimension(index, &k, &v);
                 None

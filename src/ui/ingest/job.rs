@@ -95,7 +95,8 @@ fn start_next() {
         return finish(id, Err("The ingest worker could not start in this browser.".into()));
     }
     // A large file will be split: start the other workers now, while the first reads its head.
-    let split_from = crate::import::parallel::MIN_PARALLEL_BYTES.min(crate::bundle::split_load::MIN_SPLIT_BYTES);
+    let split_from =
+        crate::import::common::parallel::MIN_PARALLEL_BYTES.min(crate::bundle::split_load::MIN_SPLIT_BYTES);
     if total.is_some_and(|t| t >= split_from) {
         (1..workers).for_each(|i| {
             ensure_slot(i);

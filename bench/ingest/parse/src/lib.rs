@@ -3,7 +3,7 @@
 //! per-label table. Exported without wasm-bindgen (`buf`, `run`, `table`), so the page that
 //! times it (`bench/ingest/parse.html`) needs no glue; natively `src/main.rs` calls the same.
 
-use runlens::import::jmeter_csv::{self, RangeReader, Step};
+use runlens::import::jmeter::csv::{self as jmeter_csv, RangeReader, Step};
 use runlens::import::{Ctx, Progress};
 use std::cell::RefCell;
 use std::io::Read;
