@@ -20,6 +20,14 @@ async fn landing_lists_the_examples_and_opens_one() {
         wait_text(&c, ".gallery .card", "Reindexing").await;
         let cards = c.find_all(Locator::Css(".gallery .card")).await.unwrap();
         assert_eq!(cards.len(), 4);
+        // Every format of the importers' registry is named on the page, in its order.
+        let shown = c
+            .execute("return [...document.querySelectorAll('[data-testid=formats] li')].map(li => [li.dataset.format, li.textContent])", vec![])
+            .await
+            .unwrap();
+        let listed: Vec<(&str, &str)> = runlens::import::formats::listed().collect();
+        assert!(listed.len() >= 20, "{listed:?}");
+        assert_eq!(shown, serde_json::json!(listed), "the landing page's formats");
         c.find(Locator::Css("[data-example='folio-reindex-orchid-vs-poppy.json']"))
             .await
             .unwrap()

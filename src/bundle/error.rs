@@ -33,6 +33,9 @@ pub enum LoadErrorKind {
 /// A loading error: kind, the file it came from, and where in it. Its fields are read freely;
 /// it is built only with [`LoadError::new`] and the position setters.
 #[derive(Debug, Clone, PartialEq)]
+// `#[non_exhaustive]` would bind other crates only; the private field keeps this crate's own
+// modules to `new` as well.
+#[allow(clippy::manual_non_exhaustive)]
 pub struct LoadError {
     pub kind: LoadErrorKind,
     /// The file (or `src` URL, or "pasted text").
@@ -45,12 +48,22 @@ pub struct LoadError {
     pub column: Option<usize>,
     /// What went wrong, in plain words, without the position.
     pub message: String,
+    /// No struct literal outside this module: every error is made by `new`.
+    _built_here: (),
 }
 
 impl LoadError {
     /// An error of `kind` in the file `source`, with no position yet.
     pub fn new(kind: LoadErrorKind, source: impl Into<String>, message: impl Into<String>) -> Self {
-        LoadError { kind, source: source.into(), path: None, line: None, column: None, message: message.into() }
+        LoadError {
+            kind,
+            source: source.into(),
+            path: None,
+            line: None,
+            column: None,
+            message: message.into(),
+            _built_here: (),
+        }
     }
 
     /// At `line` (1-based), and `column` within it when known.

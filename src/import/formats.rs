@@ -406,7 +406,7 @@ formats![
 /// as (slug, title). Names only: using it links no importer.
 pub fn listed() -> impl Iterator<Item = (&'static str, &'static str)> {
     let mut rows: Vec<&Listing> = LISTING.iter().filter(|l| l.listed).collect();
-    rows.sort_by_key(|l| l.format);
+    crate::order::sort_by_key(&mut rows, |l| l.format);
     rows.into_iter().map(|l| (l.slug, l.title))
 }
 

@@ -104,19 +104,16 @@ impl<'a> Ctx<'a> {
 
     /// An error of `kind` at an optional line, in this file.
     pub fn error(&self, kind: LoadErrorKind, line: Option<u64>, message: impl Into<String>) -> LoadError {
-        LoadError {
-            kind,
-            source: self.source.to_string(),
-            path: None,
-            line: line.map(|l| l as usize),
-            column: None,
-            message: message.into(),
+        let e = LoadError::new(kind, self.source, message);
+        match line {
+            Some(l) => e.at(l as usize, None),
+            None => e,
         }
     }
 
     /// An error at a JSON path (`Total.sampleCount`, `metrics.http_req_duration`).
     pub fn error_at(&self, kind: LoadErrorKind, path: impl Into<String>, message: impl Into<String>) -> LoadError {
-        LoadError { path: Some(path.into()), ..self.error(kind, None, message) }
+        self.error(kind, None, message).at_path(path)
     }
 
     pub fn into_warnings(mut self) -> Vec<Warning> {
@@ -181,24 +178,17 @@ pub fn import_sized(
     on_progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Imported, LoadError> {
     let progress = Progress::default();
-    let io_err = |e: std::io::Error| LoadError {
-        kind: LoadErrorKind::Io,
-        source: name.to_string(),
-        path: None,
-        line: None,
-        column: None,
-        message: format!("the file could not be read ({e})"),
-    };
+    let io_err =
+        |e: std::io::Error| LoadError::new(LoadErrorKind::Io, name, format!("the file could not be read ({e})"));
     let head = read_head(&mut reader).map_err(io_err)?;
     let format = match format {
         Some(f) => f,
-        None => detect(name, &head).map_err(|message| LoadError {
-            kind: if head.is_empty() { LoadErrorKind::Empty } else { LoadErrorKind::UnknownFormat },
-            source: name.to_string(),
-            path: None,
-            line: None,
-            column: None,
-            message,
+        None => detect(name, &head).map_err(|message| {
+            LoadError::new(
+                if head.is_empty() { LoadErrorKind::Empty } else { LoadErrorKind::UnknownFormat },
+                name,
+                message,
+            )
         })?,
     };
     // Gatling's binary log is refused even when the text log's format is asked for.

@@ -348,12 +348,7 @@ pub fn import(ctx: &mut Ctx, text: &str) -> Result<Run, LoadError> {
     let docs = match json_docs::parse(ctx, text) {
         Ok(d) => d,
         Err(e) if text.trim_start().starts_with("{'") || text.contains("datetime.datetime(") => {
-            return Err(LoadError {
-                message: "this is Python's print() of a boto3 response, not JSON (single quotes, datetime.datetime(…)); save the response with json.dump(response, f, default=str) and open that file".into(),
-                line: None,
-                column: None,
-                ..e
-            });
+            return Err(LoadError::new(e.kind, e.source, "this is Python's print() of a boto3 response, not JSON (single quotes, datetime.datetime(…)); save the response with json.dump(response, f, default=str) and open that file"));
         }
         Err(e) => return Err(e),
     };

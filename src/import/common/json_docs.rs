@@ -16,10 +16,9 @@ pub fn parse(ctx: &mut Ctx, text: &str) -> Result<Vec<Value>, LoadError> {
         match item {
             Ok(v) => docs.push(v),
             Err(e) if docs.is_empty() => {
-                return Err(LoadError {
-                    column: Some(e.column()),
-                    ..ctx.error(LoadErrorKind::Syntax, Some(e.line() as u64), format!("not valid JSON: {e}"))
-                });
+                return Err(ctx
+                    .error(LoadErrorKind::Syntax, None, format!("not valid JSON: {e}"))
+                    .at(e.line(), Some(e.column())));
             }
             Err(e) => {
                 let what = if e.is_eof() {

@@ -53,14 +53,7 @@ pub fn range_layout(name: &str, head: &[u8], size: u64) -> Option<Layout> {
 }
 
 fn io_err(name: &str, e: std::io::Error) -> LoadError {
-    LoadError {
-        kind: LoadErrorKind::Io,
-        source: name.into(),
-        path: None,
-        line: None,
-        column: None,
-        message: format!("the file could not be read ({e})"),
-    }
+    LoadError::new(LoadErrorKind::Io, name, format!("the file could not be read ({e})"))
 }
 
 /// The offset of the first record at or after nominal `start` (> 0): just after the first line
@@ -98,14 +91,7 @@ pub fn range_bounds(name: &str, src: &dyn RangeSource, plan: &Plan, index: usize
 
 /// A parse error of a range as a load error of the file.
 pub fn syntax_err(name: &str, (line, message): (u64, String)) -> LoadError {
-    LoadError {
-        kind: LoadErrorKind::Syntax,
-        source: name.into(),
-        path: None,
-        line: Some(line as usize),
-        column: None,
-        message,
-    }
+    LoadError::new(LoadErrorKind::Syntax, name, message).at(line as usize, None)
 }
 
 /// Aggregates range `index` of `plan` (what one worker does).
@@ -154,14 +140,7 @@ fn reread(name: &str, src: &dyn RangeSource, plan: &Plan, before: &[Part], i: us
     let limit = plan.ranges.get(i).map_or(src.size(), |r| r.1).max(from);
     let reader = src.reader_from(from).map_err(|e| io_err(name, e))?;
     jmeter_csv::aggregate_range(&plan.layout, reader, from, Some(limit), false, &mut |_| {}).map_err(|(line, msg)| {
-        LoadError {
-            kind: LoadErrorKind::Syntax,
-            source: name.into(),
-            path: None,
-            line: Some((line + lines_before) as usize),
-            column: None,
-            message: msg,
-        }
+        LoadError::new(LoadErrorKind::Syntax, name, msg).at((line + lines_before) as usize, None)
     })
 }
 

@@ -191,12 +191,7 @@ fn parse<'a, T: Deserialize<'a>>(ctx: &Ctx, json: &'a str) -> Result<T, LoadErro
         let path = e.path().to_string();
         let inner = e.into_inner();
         let kind = if inner.is_syntax() || inner.is_eof() { LoadErrorKind::Syntax } else { LoadErrorKind::Schema };
-        LoadError {
-            path: Some(path),
-            line: Some(inner.line()),
-            column: Some(inner.column()),
-            ..ctx.error(kind, None, inner.to_string())
-        }
+        ctx.error(kind, None, inner.to_string()).at(inner.line(), Some(inner.column())).at_path(path)
     })
 }
 

@@ -166,9 +166,9 @@ fn run_name(source: &str) -> String {
 /// Imports a whole `statistics.json`.
 pub fn import(ctx: &mut Ctx, enc: text::Enc, input: impl Read) -> Result<Run, LoadError> {
     let text = read_whole_text(ctx, enc, input)?;
-    let entries: Entries = serde_json::from_str(text.trim_start_matches('\u{FEFF}')).map_err(|e| LoadError {
-        column: Some(e.column()),
-        ..ctx.error(LoadErrorKind::Syntax, Some(e.line() as u64), format!("statistics.json cannot be read: {e}"))
+    let entries: Entries = serde_json::from_str(text.trim_start_matches('\u{FEFF}')).map_err(|e| {
+        ctx.error(LoadErrorKind::Syntax, None, format!("statistics.json cannot be read: {e}"))
+            .at(e.line(), Some(e.column()))
     })?;
     let (mut transactions, mut kpis, mut has_median) = (Vec::new(), Vec::new(), false);
     for (label, value) in &entries.0 {

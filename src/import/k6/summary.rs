@@ -55,9 +55,8 @@ pub fn detect_custom(h: &Head) -> bool {
 
 /// Parses a whole JSON document, with line and column on error.
 pub fn parse_json(ctx: &Ctx, text: &str) -> Result<Value, LoadError> {
-    serde_json::from_str(text).map_err(|e| LoadError {
-        column: Some(e.column()),
-        ..ctx.error(LoadErrorKind::Syntax, Some(e.line() as u64), format!("not valid JSON: {e}"))
+    serde_json::from_str(text).map_err(|e| {
+        ctx.error(LoadErrorKind::Syntax, None, format!("not valid JSON: {e}")).at(e.line(), Some(e.column()))
     })
 }
 

@@ -54,11 +54,26 @@ fn Hero() -> impl IntoView {
             <h1>"Compare performance-test runs"</h1>
             <p class="lead">"Drop test results anywhere on this page to see what got better or worse between runs: latency per transaction, CPU and memory per service, search-index sizes and configuration. Nothing leaves your browser."</p>
             <div class="drop-target" data-testid="drop-zone">
-                <p><strong>"Drop result files here"</strong>": JMeter results (JTL as CSV or XML, statistics.json, Aggregate Report CSV) of any size, or runlens bundles (.json, .json.gz). Several at once join one workspace."</p>
+                <p><strong>"Drop result files here"</strong>": the output of JMeter, k6, Gatling, Locust, OpenSearch, CloudWatch or docker stats, of any size, or runlens bundles (.json, .json.gz). Several at once join one workspace."</p>
                 <OpenButton/>
+                {formats()}
             </div>
         </section>
     }
+}
+
+/// Every format runlens reads, by the names users know them by (`import::formats`' registry).
+fn formats() -> AnyView {
+    let items = crate::import::formats::listed()
+        .map(|(slug, title)| view! { <li data-format=slug>{title}</li> })
+        .collect_view();
+    view! {
+        <details class="formats">
+            <summary>"Every format it reads"</summary>
+            <ul data-testid="formats">{items}</ul>
+        </details>
+    }
+    .into_any()
 }
 
 /// The examples, each one click away (its URL goes into the link).
