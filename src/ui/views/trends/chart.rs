@@ -15,25 +15,8 @@ use plotly::layout::{AxisType, HoverMode};
 /// one marker trace per verdict (so the legend explains the colours).
 pub(super) fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dark: bool) -> Figure {
     let p = crate::palette::of(dark);
-    let unit = t.row.unit;
-    // Category x values must be unique; repeated order values fall back to labels.
-    let mut seen = std::collections::HashSet::new();
-    let raw_x = if by == crate::analysis::trend::ORDER_BUNDLE || !t.x.iter().all(|v| seen.insert(v.clone())) {
-        labels
-    } else {
-        &t.x[..]
-    };
-    // Order values and labels are data: dates and names alike reach Plotly as `ChartText`.
-    let x: Vec<ChartText> = raw_x.iter().map(|v| text(v)).collect();
-    // Durations and sizes in a unit a reader can take in (hours, GiB), not 40,200 seconds.
-    let max = t.row.cells.iter().filter_map(|c| c.value).fold(0.0f64, |m, v| m.max(v.abs()));
-    let (scale, unit_name) = match unit {
-        crate::bundle::Unit::S if max >= 7200.0 => (3600.0, "hours"),
-        crate::bundle::Unit::S if max >= 120.0 => (60.0, "minutes"),
-        crate::bundle::Unit::Bytes if max >= 1073741824.0 => (1073741824.0, "GiB"),
-        crate::bundle::Unit::Bytes if max >= 1048576.0 => (1048576.0, "MiB"),
-        u => (1.0, crate::analysis::unit_name(u)),
-    };
+    let x = categories(t, labels, by);
+    let (scale, unit_name) = display_unit(t);
     let y: Vec<Option<f64>> = t.row.cells.iter().map(|c| c.value.map(|v| v / scale)).collect();
     // The line joins comparable runs only: a failed run's figure would drag it down.
     let line_y: Vec<Option<f64>> =
@@ -50,32 +33,84 @@ pub(super) fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dar
             .with("hoverinfo", Attr::of(HoverInfo::Skip)),
     );
     if let Some(b) = t.row.cells.get(t.baseline).and_then(|c| c.value).map(|b| b / scale) {
-        let delta = match t.row.spec.measure {
-            Measure::Relative => Some(b.abs() * threshold / 100.0),
-            Measure::Points => Some(threshold),
-            Measure::ErrorRate => None,
-        };
-        if let Some(d) = delta {
-            let unit_word = if t.row.spec.measure == Measure::Points { " pp" } else { "%" };
-            let n = x.len();
-            let edge = |y: f64| {
-                Trace::scatter()
-                    .with("x", x.clone())
-                    .with("y", vec![y; n])
-                    .with("mode", Attr::of(Mode::Lines))
-                    .with("line", Attr::obj([("width", 0.0.into())]))
-                    .with("hoverinfo", Attr::of(HoverInfo::Skip))
-            };
-            let band = text(&format!("within ±{}{unit_word} of the baseline", format::number(threshold)));
-            fig.add_trace(edge(b - d).with("showlegend", false));
-            fig.add_trace(
-                edge(b + d).with("fill", Attr::of(Fill::ToNextY)).with("fillcolor", p.band).with("name", band),
-            );
+        for band in noise_band(t, &x, b, threshold, p.band) {
+            fig.add_trace(band);
         }
     }
-    // (legend name, colour, symbol, size, which verdicts)
-    type Group = (&'static str, &'static str, &'static str, u32, fn(Verdict) -> bool);
-    let groups: [Group; 5] = [
+    for (name, colour, symbol, size, keep) in verdict_groups(p) {
+        let idx: Vec<usize> = (0..x.len()).filter(|i| keep(t.row.cells[*i].verdict) && y[*i].is_some()).collect();
+        if idx.is_empty() {
+            continue;
+        }
+        fig.add_trace(
+            Trace::scatter()
+                .with("x", idx.iter().map(|i| x[*i].clone()).collect::<Vec<_>>())
+                .with("y", idx.iter().map(|i| y[*i]).collect::<Vec<_>>())
+                .with("mode", Attr::of(Mode::Markers))
+                .with("marker", Attr::obj([("color", colour.into()), ("symbol", symbol.into()), ("size", size.into())]))
+                .with("name", name)
+                .with("hovertext", idx.iter().map(|i| hover(t, labels, *i)).collect::<Vec<_>>())
+                .with("hoverinfo", Attr::of(HoverInfo::Text)),
+        );
+    }
+    fig.set_layout(themed(dark, layout(t, by, unit_name, dark)));
+    configured(fig, "runlens-trend")
+}
+
+/// The x values: the order's values, or the run labels where those repeat (category values
+/// must be unique). Order values and labels are data: dates and names alike are `ChartText`.
+fn categories(t: &Trend, labels: &[String], by: &str) -> Vec<ChartText> {
+    let mut seen = std::collections::HashSet::new();
+    let raw = if by == crate::analysis::trend::ORDER_BUNDLE || !t.x.iter().all(|v| seen.insert(v.clone())) {
+        labels
+    } else {
+        &t.x[..]
+    };
+    raw.iter().map(|v| text(v)).collect()
+}
+
+/// Durations and sizes in a unit a reader can take in (hours, GiB), not 40,200 seconds: the
+/// divisor and the unit's name.
+fn display_unit(t: &Trend) -> (f64, &'static str) {
+    let max = t.row.cells.iter().filter_map(|c| c.value).fold(0.0f64, |m, v| m.max(v.abs()));
+    match t.row.unit {
+        crate::bundle::Unit::S if max >= 7200.0 => (3600.0, "hours"),
+        crate::bundle::Unit::S if max >= 120.0 => (60.0, "minutes"),
+        crate::bundle::Unit::Bytes if max >= 1073741824.0 => (1073741824.0, "GiB"),
+        crate::bundle::Unit::Bytes if max >= 1048576.0 => (1048576.0, "MiB"),
+        u => (1.0, crate::analysis::unit_name(u)),
+    }
+}
+
+/// The band within the threshold of the baseline `b` (in display units): a lower edge and an
+/// upper edge filled down to it; none for error rates (judged by their own interval).
+fn noise_band(t: &Trend, x: &[ChartText], b: f64, threshold: f64, colour: &'static str) -> Vec<Trace> {
+    let d = match t.row.spec.measure {
+        Measure::Relative => b.abs() * threshold / 100.0,
+        Measure::Points => threshold,
+        Measure::ErrorRate => return Vec::new(),
+    };
+    let unit_word = if t.row.spec.measure == Measure::Points { " pp" } else { "%" };
+    let edge = |y: f64| {
+        Trace::scatter()
+            .with("x", x.to_vec())
+            .with("y", vec![y; x.len()])
+            .with("mode", Attr::of(Mode::Lines))
+            .with("line", Attr::obj([("width", 0.0.into())]))
+            .with("hoverinfo", Attr::of(HoverInfo::Skip))
+    };
+    let name = text(&format!("within ±{}{unit_word} of the baseline", format::number(threshold)));
+    vec![
+        edge(b - d).with("showlegend", false),
+        edge(b + d).with("fill", Attr::of(Fill::ToNextY)).with("fillcolor", colour).with("name", name),
+    ]
+}
+
+/// A legend entry of points: its name, colour, marker symbol and size, and the verdicts it shows.
+type Group = (&'static str, &'static str, &'static str, u32, fn(Verdict) -> bool);
+
+fn verdict_groups(p: &crate::palette::Palette) -> [Group; 5] {
+    [
         ("baseline", p.accent, symbol::DIAMOND, 13, |v| v == Verdict::Baseline),
         ("regressed", p.worse, symbol::CIRCLE, 9, |v| v == Verdict::Regressed),
         ("improved", p.better, symbol::CIRCLE, 9, |v| v == Verdict::Improved),
@@ -86,38 +121,22 @@ pub(super) fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dar
                 Verdict::NotComparable | Verdict::NotEnoughData | Verdict::Added | Verdict::Removed | Verdict::Missing
             )
         }),
-    ];
-    for (name, colour, symbol, size, keep) in groups {
-        let idx: Vec<usize> = (0..x.len()).filter(|i| keep(t.row.cells[*i].verdict) && y[*i].is_some()).collect();
-        if idx.is_empty() {
-            continue;
-        }
-        let hover: Vec<ChartText> = idx
-            .iter()
-            .map(|i| {
-                let c = &t.row.cells[*i];
-                let v = c.value.map(|v| format::value(v, c.unit)).unwrap_or_default();
-                let ch = c.change.map(|ch| format!(" ({})", ch.text(t.row.spec.family, c.unit))).unwrap_or_default();
-                ChartText::lines([text(&labels[*i]), text(&format!("{v}{ch}")), text(c.verdict.label())])
-            })
-            .collect();
-        let xs: Vec<ChartText> = idx.iter().map(|i| x[*i].clone()).collect();
-        let ys: Vec<Option<f64>> = idx.iter().map(|i| y[*i]).collect();
-        fig.add_trace(
-            Trace::scatter()
-                .with("x", xs)
-                .with("y", ys)
-                .with("mode", Attr::of(Mode::Markers))
-                .with("marker", Attr::obj([("color", colour.into()), ("symbol", symbol.into()), ("size", size.into())]))
-                .with("name", name)
-                .with("hovertext", hover)
-                .with("hoverinfo", Attr::of(HoverInfo::Text)),
-        );
-    }
+    ]
+}
+
+/// A point's hover text: the run, its value with the change, and the verdict.
+fn hover(t: &Trend, labels: &[String], i: usize) -> ChartText {
+    let c = &t.row.cells[i];
+    let v = c.value.map(|v| format::value(v, c.unit)).unwrap_or_default();
+    let ch = c.change.map(|ch| format!(" ({})", ch.text(t.row.spec.family, c.unit))).unwrap_or_default();
+    ChartText::lines([text(&labels[i]), text(&format!("{v}{ch}")), text(c.verdict.label())])
+}
+
+fn layout(t: &Trend, by: &str, unit_name: &str, dark: bool) -> Attrs {
     let mut x_axis = plain_axis(dark);
     x_axis.set("nticks", 14u32);
     x_axis.set("type", Attr::of(if by == ORDER_START { AxisType::Date } else { AxisType::Category }));
-    let layout = Attrs::default()
+    Attrs::default()
         .with("height", 400u32)
         .with("xaxis", x_axis)
         .with("yaxis", axis(dark, text(&format!("{} ({unit_name})", t.row.label()))))
@@ -135,7 +154,5 @@ pub(super) fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dar
                 ("yanchor", Attr::of(Anchor::Bottom)),
                 ("x", 0.0.into()),
             ]),
-        );
-    fig.set_layout(themed(dark, layout));
-    configured(fig, "runlens-trend")
+        )
 }
