@@ -243,23 +243,81 @@ pub fn to_run(ctx: &mut Ctx, mut s: Summary, what: &str) -> Result<Run, LoadErro
     if s.metrics.is_empty() {
         return Err(ctx.error(LoadErrorKind::Empty, None, format!("the {what} has no metrics")));
     }
-    let untagged = |name: &str| s.metrics.iter().find(|m| m.name == name && m.tags.is_empty());
-    let tagged = |name: &str, tags: &[(String, String)]| s.metrics.iter().find(|m| m.name == name && m.tags == tags);
+    let totals = Totals::of(&s);
+    let mut kpis = builtin_kpis(&s, &totals);
+    let mut transactions = Vec::new();
+    for m in &s.metrics {
+        if m.kind == Some(Kind::Trend) && is_request_sub(m) {
+            let mut t = trend_transaction(m, transaction_name(None, &m.tags));
+            t.errors = tagged(&s, "http_req_failed", &m.tags).and_then(|f| f.get("passes")).and_then(count);
+            t.throughput_run_per_s = tagged(&s, "http_reqs", &m.tags).and_then(|r| r.get("rate"));
+            t.samples =
+                t.samples.or_else(|| tagged(&s, "http_reqs", &m.tags).and_then(|r| r.get("count")).and_then(count));
+            transactions.push(t);
+        } else if !is_builtin(&m.name) {
+            custom_metric(ctx, m, &mut transactions, &mut kpis);
+        }
+    }
+    // Without a per-request breakdown the total is the one request transaction.
+    if !s.metrics.iter().any(is_request_sub) {
+        if let Some(d) = untagged(&s, "http_req_duration") {
+            let mut t = trend_transaction(d, "All requests".into());
+            t.errors = untagged(&s, "http_req_failed").and_then(|f| f.get("passes")).and_then(count);
+            t.throughput_run_per_s = totals.throughput;
+            t.samples = t.samples.or_else(|| totals.http_count.and_then(count));
+            t.note = Some("k6 http_req_duration of every request (the file has no per-request sub-metrics)".into());
+            transactions.insert(0, t);
+        }
+    }
+    Ok(run_of(ctx.source, s, transactions, kpis, totals.vus_max))
+}
+
+/// A metric by name with no tags (the whole test's).
+fn untagged<'s>(s: &'s Summary, name: &str) -> Option<&'s Metric> {
+    s.metrics.iter().find(|m| m.name == name && m.tags.is_empty())
+}
+
+/// A metric by name and tags (a sub-metric).
+fn tagged<'s>(s: &'s Summary, name: &str, tags: &[(String, String)]) -> Option<&'s Metric> {
+    s.metrics.iter().find(|m| m.name == name && m.tags == tags)
+}
+
+/// The whole test's figures several parts of a run need.
+struct Totals {
+    /// HTTP requests per second, stated or over the test's duration.
+    throughput: Option<f64>,
+    http_count: Option<f64>,
+    secs: Option<f64>,
+    vus_max: Option<f64>,
+}
+
+impl Totals {
+    fn of(s: &Summary) -> Totals {
+        let http_rate = untagged(s, "http_reqs").and_then(|m| m.get("rate"));
+        let http_count = untagged(s, "http_reqs").and_then(|m| m.get("count"));
+        let secs = s.duration_ms.filter(|d| *d > 0.0).map(|d| d / 1000.0);
+        Totals {
+            throughput: http_rate.or_else(|| Some(http_count? / secs?)),
+            http_count,
+            secs,
+            vus_max: untagged(s, "vus_max").and_then(|m| m.get("max").or(m.get("value"))),
+        }
+    }
+}
+
+/// The KPIs of k6's built-in metrics, in the order a report lists them.
+fn builtin_kpis(s: &Summary, totals: &Totals) -> Vec<Kpi> {
     let mut kpis = Vec::new();
-    let duration = untagged("http_req_duration");
+    let duration = untagged(s, "http_req_duration");
     if let Some(n) =
-        untagged("http_reqs").and_then(|m| m.get("count")).or_else(|| duration.and_then(|d| d.get("count")))
+        untagged(s, "http_reqs").and_then(|m| m.get("count")).or_else(|| duration.and_then(|d| d.get("count")))
     {
         kpis.push(kpi("Samples", n, Unit::Count, Direction::Neutral, Some("HTTP requests")));
     }
-    if let Some(r) = untagged("http_req_failed").and_then(|m| m.get("rate")) {
+    if let Some(r) = untagged(s, "http_req_failed").and_then(|m| m.get("rate")) {
         kpis.push(kpi("Error rate", r * 100.0, Unit::Percent, Direction::LowerIsBetter, Some("k6 http_req_failed")));
     }
-    let http_rate = untagged("http_reqs").and_then(|m| m.get("rate"));
-    let http_count = untagged("http_reqs").and_then(|m| m.get("count"));
-    let secs = s.duration_ms.filter(|d| *d > 0.0).map(|d| d / 1000.0);
-    let throughput = http_rate.or_else(|| Some(http_count? / secs?));
-    if let Some(t) = throughput {
+    if let Some(t) = totals.throughput {
         kpis.push(kpi(
             "Throughput",
             t,
@@ -282,86 +340,70 @@ pub fn to_run(ctx: &mut Ctx, mut s: Summary, what: &str) -> Result<Run, LoadErro
             ));
         }
     }
-    if let Some(m) = untagged("iterations") {
+    if let Some(m) = untagged(s, "iterations") {
         if let Some(n) = m.get("count") {
             kpis.push(kpi("Iterations", n, Unit::Count, Direction::Neutral, None));
         }
-        if let Some(r) = m.get("rate").or_else(|| Some(m.get("count")? / secs?)) {
+        if let Some(r) = m.get("rate").or_else(|| Some(m.get("count")? / totals.secs?)) {
             kpis.push(kpi("Iteration rate", r, Unit::PerSecond, Direction::HigherIsBetter, None));
         }
     }
-    if let Some(v) = untagged("iteration_duration").and_then(|m| m.get("avg")) {
+    if let Some(v) = untagged(s, "iteration_duration").and_then(|m| m.get("avg")) {
         kpis.push(kpi("Mean iteration duration", v, Unit::Ms, Direction::LowerIsBetter, None));
     }
-    if let Some(r) = untagged("checks").and_then(|m| m.get("rate")) {
+    if let Some(r) = untagged(s, "checks").and_then(|m| m.get("rate")) {
         kpis.push(kpi("Checks passed", r * 100.0, Unit::Percent, Direction::HigherIsBetter, None));
     }
-    let vus_max = untagged("vus_max").and_then(|m| m.get("max").or(m.get("value")));
-    if let Some(v) = vus_max {
+    if let Some(v) = totals.vus_max {
         kpis.push(kpi("Max VUs", v, Unit::Count, Direction::Neutral, Some("k6 vus_max")));
     }
     for (metric, label) in [("data_received", "Data received"), ("data_sent", "Data sent")] {
-        if let Some(v) = untagged(metric).and_then(|m| m.get("count")) {
+        if let Some(v) = untagged(s, metric).and_then(|m| m.get("count")) {
             kpis.push(kpi(label, v, Unit::Bytes, Direction::Neutral, None));
         }
     }
-    if let Some(v) = untagged("dropped_iterations").and_then(|m| m.get("count")) {
+    if let Some(v) = untagged(s, "dropped_iterations").and_then(|m| m.get("count")) {
         kpis.push(kpi("Dropped iterations", v, Unit::Count, Direction::LowerIsBetter, None));
     }
+    kpis
+}
 
-    let mut transactions = Vec::new();
-    for m in &s.metrics {
-        if m.kind == Some(Kind::Trend) && is_request_sub(m) {
-            let mut t = trend_transaction(m, transaction_name(None, &m.tags));
-            t.errors = tagged("http_req_failed", &m.tags).and_then(|f| f.get("passes")).and_then(count);
-            t.throughput_run_per_s = tagged("http_reqs", &m.tags).and_then(|r| r.get("rate"));
-            t.samples = t.samples.or_else(|| tagged("http_reqs", &m.tags).and_then(|r| r.get("count")).and_then(count));
-            transactions.push(t);
-        } else if !is_builtin(&m.name) {
-            let name = transaction_name(Some(&m.name), &m.tags);
-            let v = |k: &str| m.get(k);
-            match m.kind {
-                Some(Kind::Trend) => transactions.push(trend_transaction(m, name)),
-                Some(Kind::Rate) => {
-                    if let Some(r) = v("rate") {
-                        kpis.push(kpi(
-                            &name,
-                            r * 100.0,
-                            Unit::Percent,
-                            direction_of(&m.name),
-                            Some("custom rate: share of non-zero values"),
-                        ));
-                    }
-                }
-                Some(Kind::Counter) => {
-                    if let Some(c) = v("count") {
-                        kpis.push(kpi(&name, c, Unit::Count, direction_of(&m.name), Some("custom counter")));
-                    }
-                }
-                Some(Kind::Gauge) => {
-                    if let Some(g) = v("value") {
-                        kpis.push(kpi(&name, g, Unit::None, Direction::Neutral, Some("custom gauge: last value")));
-                    }
-                }
-                None => ctx.warn(
-                    format!("metrics.{}", m.name),
-                    "the metric's type cannot be told from its values; it is left out",
-                ),
+/// A metric the test script defined: a trend is a transaction, a rate, counter or gauge a KPI.
+fn custom_metric(ctx: &mut Ctx, m: &Metric, transactions: &mut Vec<Transaction>, kpis: &mut Vec<Kpi>) {
+    let name = transaction_name(Some(&m.name), &m.tags);
+    let v = |k: &str| m.get(k);
+    match m.kind {
+        Some(Kind::Trend) => transactions.push(trend_transaction(m, name)),
+        Some(Kind::Rate) => {
+            if let Some(r) = v("rate") {
+                kpis.push(kpi(
+                    &name,
+                    r * 100.0,
+                    Unit::Percent,
+                    direction_of(&m.name),
+                    Some("custom rate: share of non-zero values"),
+                ));
             }
         }
-    }
-    // Without a per-request breakdown the total is the one request transaction.
-    if !s.metrics.iter().any(is_request_sub) {
-        if let Some(d) = duration {
-            let mut t = trend_transaction(d, "All requests".into());
-            t.errors = untagged("http_req_failed").and_then(|f| f.get("passes")).and_then(count);
-            t.throughput_run_per_s = throughput;
-            t.samples = t.samples.or_else(|| http_count.and_then(count));
-            t.note = Some("k6 http_req_duration of every request (the file has no per-request sub-metrics)".into());
-            transactions.insert(0, t);
+        Some(Kind::Counter) => {
+            if let Some(c) = v("count") {
+                kpis.push(kpi(&name, c, Unit::Count, direction_of(&m.name), Some("custom counter")));
+            }
+        }
+        Some(Kind::Gauge) => {
+            if let Some(g) = v("value") {
+                kpis.push(kpi(&name, g, Unit::None, Direction::Neutral, Some("custom gauge: last value")));
+            }
+        }
+        None => {
+            ctx.warn(format!("metrics.{}", m.name), "the metric's type cannot be told from its values; it is left out")
         }
     }
+}
 
+/// The run of a summary named `name`: failed checks as errors, crossed thresholds as its status,
+/// every threshold as a note.
+fn run_of(name: &str, s: Summary, transactions: Vec<Transaction>, kpis: Vec<Kpi>, vus_max: Option<f64>) -> Run {
     let errors: Vec<ErrorEntry> = s
         .checks
         .iter()
@@ -377,7 +419,6 @@ pub fn to_run(ctx: &mut Ctx, mut s: Summary, what: &str) -> Result<Run, LoadErro
         .iter()
         .flat_map(|m| m.thresholds.iter().filter(|t| !t.ok).map(move |t| format!("{} {}", key_of(m), t.source)))
         .collect();
-    let name = ctx.source;
     let mut run = Run {
         id: names::run_id(name),
         label: names::file_stem(name).to_string(),
@@ -404,7 +445,7 @@ pub fn to_run(ctx: &mut Ctx, mut s: Summary, what: &str) -> Result<Run, LoadErro
     if let Some(v) = vus_max.and_then(count) {
         run.dimensions.insert("users".into(), v.to_string());
     }
-    Ok(run)
+    run
 }
 
 /// A tagged sub-metric of `http_req_duration` other than the `expected_response` split.
