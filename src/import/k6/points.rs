@@ -216,6 +216,50 @@ impl Points {
             l.errors = if f.metric_points > 0 { f.metric_failed } else { f.by_tags };
         }
         let window = self.requests.run_window();
+        let transactions = self.transactions(window);
+        let mut kpis = run_kpis(&self.requests.total(), window);
+        self.add_kpis(&mut kpis);
+        let errors = self.error_entries(by_metric);
+        let start = [window.0, self.window.0].into_iter().flatten().min();
+        let end = [window.1, self.window.1].into_iter().flatten().max();
+        let name = ctx.source;
+        let mut run = Run {
+            id: names::run_id(name),
+            label: names::file_stem(name).to_string(),
+            start: start.map(civil::iso_utc),
+            end: end.map(civil::iso_utc),
+            duration_s: match (start, end) {
+                (Some(s), Some(e)) if e >= s => Some((e - s) as f64 / 1000.0),
+                _ => None,
+            },
+            transactions,
+            kpis,
+            errors,
+            ..Default::default()
+        };
+        let requests: u64 = self.requests.labels.iter().map(LabelStats::samples).sum();
+        run.notes.push(format!(
+            "{} points read from {} ({what}), {requests} HTTP requests; percentiles are exact (nearest rank) over k6's values; failures from {}.",
+            self.points,
+            names::file_name(name),
+            if by_metric { "http_req_failed" } else { "the expected_response/status tags (the file has no http_req_failed)" }
+        ));
+        if !self.undeclared.is_empty() {
+            let list: Vec<String> = self.undeclared.iter().map(|(m, n)| format!("{m} ({n} points)")).collect();
+            run.notes.push(format!(
+                "Custom metrics whose type the file does not say are left out: {}. k6's --out json declares types.",
+                list.join(", ")
+            ));
+        }
+        run.dimensions.extend(names::suggested_dimensions(name));
+        if let Some(v) = self.vus_max.and_then(crate::import::k6::metrics::count) {
+            run.dimensions.insert("users".into(), v.to_string());
+        }
+        Ok(run)
+    }
+
+    /// The requests' transactions, then the custom trends', each in order of first appearance.
+    fn transactions(&self, window: (Option<i64>, Option<i64>)) -> Vec<Transaction> {
         let mut transactions: Vec<Transaction> = Vec::new();
         for agg in [&self.requests, &self.custom] {
             let mut labels: Vec<&LabelStats> = agg.labels.iter().filter(|l| l.samples() > 0).collect();
@@ -230,14 +274,12 @@ impl Points {
                 "custom trend, not marked as a time: values are as recorded".into()
             });
         }
-        let mut kpis = run_kpis(&self.requests.total(), window);
-        let kpi = |name: &str, value: f64, unit: Unit, direction: Direction, note: Option<&str>| Kpi {
-            name: name.into(),
-            value,
-            unit,
-            direction: Some(direction),
-            note: note.map(str::to_string),
-        };
+        transactions
+    }
+
+    /// Iterations, checks, VUs, data and the custom rates, counters and gauges, after the
+    /// requests' KPIs.
+    fn add_kpis(&self, kpis: &mut Vec<Kpi>) {
         let secs = match self.window {
             (Some(a), Some(b)) if b > a => Some((b - a) as f64 / 1000.0),
             _ => None,
@@ -300,7 +342,16 @@ impl Points {
         for (name, v) in &self.custom_gauges {
             kpis.push(kpi(name, *v, Unit::None, Direction::Neutral, Some("custom gauge: last value")));
         }
-        let errors = if by_metric { self.errors_by_metric } else { self.errors_by_tags };
+    }
+
+    /// Failed requests by message (most first), from `http_req_failed` or else from the tags, then
+    /// the failed checks.
+    fn error_entries(&mut self, by_metric: bool) -> Vec<ErrorEntry> {
+        let errors = if by_metric {
+            std::mem::take(&mut self.errors_by_metric)
+        } else {
+            std::mem::take(&mut self.errors_by_tags)
+        };
         let mut errors: Vec<(String, u64)> = errors.into_iter().collect();
         errors.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let mut errors: Vec<ErrorEntry> = errors
@@ -312,43 +363,13 @@ impl Points {
             count: Some(c.2),
             ..Default::default()
         }));
-        let start = [window.0, self.window.0].into_iter().flatten().min();
-        let end = [window.1, self.window.1].into_iter().flatten().max();
-        let name = ctx.source;
-        let mut run = Run {
-            id: names::run_id(name),
-            label: names::file_stem(name).to_string(),
-            start: start.map(civil::iso_utc),
-            end: end.map(civil::iso_utc),
-            duration_s: match (start, end) {
-                (Some(s), Some(e)) if e >= s => Some((e - s) as f64 / 1000.0),
-                _ => None,
-            },
-            transactions,
-            kpis,
-            errors,
-            ..Default::default()
-        };
-        let requests: u64 = self.requests.labels.iter().map(LabelStats::samples).sum();
-        run.notes.push(format!(
-            "{} points read from {} ({what}), {requests} HTTP requests; percentiles are exact (nearest rank) over k6's values; failures from {}.",
-            self.points,
-            names::file_name(name),
-            if by_metric { "http_req_failed" } else { "the expected_response/status tags (the file has no http_req_failed)" }
-        ));
-        if !self.undeclared.is_empty() {
-            let list: Vec<String> = self.undeclared.iter().map(|(m, n)| format!("{m} ({n} points)")).collect();
-            run.notes.push(format!(
-                "Custom metrics whose type the file does not say are left out: {}. k6's --out json declares types.",
-                list.join(", ")
-            ));
-        }
-        run.dimensions.extend(names::suggested_dimensions(name));
-        if let Some(v) = self.vus_max.and_then(crate::import::k6::metrics::count) {
-            run.dimensions.insert("users".into(), v.to_string());
-        }
-        Ok(run)
+        errors
     }
+}
+
+/// A KPI of the file.
+fn kpi(name: &str, value: f64, unit: Unit, direction: Direction, note: Option<&str>) -> Kpi {
+    Kpi { name: name.into(), value, unit, direction: Some(direction), note: note.map(str::to_string) }
 }
 
 #[cfg(test)]
