@@ -198,146 +198,13 @@ enum Section {
 
 /// Imports the console text, line by line.
 pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadError> {
-    let mut s = Summary::default();
-    let mut section = Section::Classic;
-    let mut group: Option<String> = None;
-    let mut parent: Option<(String, Vec<(String, String)>)> = None;
-    let mut threshold_metric: Option<String> = None;
-    let mut thresholds: Vec<(String, Threshold)> = Vec::new();
-    let mut pending_check: Option<usize> = None;
+    let mut r = Reader::default();
     let mut lines = Lines::new(input);
     while let Some((line_no, bytes)) = lines.next_line(ctx)? {
         let raw = String::from_utf8_lossy(bytes);
-        let line = strip_ansi(raw.trim_end());
-        let t = line.trim_start();
-        if let Some(title) = t.strip_prefix('█').map(str::trim) {
-            parent = None;
-            section = match title {
-                "THRESHOLDS" => Section::Thresholds,
-                "TOTAL RESULTS" => Section::Total,
-                _ => match title.strip_prefix("SCENARIO:") {
-                    Some(sc) => Section::Scope(vec![("scenario".into(), sc.trim().into())]),
-                    None => {
-                        group = Some(title.to_string());
-                        Section::Classic
-                    }
-                },
-            };
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix('↳') {
-            let rest = rest.trim();
-            if let Some(g) = rest.strip_prefix("GROUP:") {
-                let mut tags = match &section {
-                    Section::Scope(tags) => tags.iter().filter(|(k, _)| k != "group").cloned().collect(),
-                    _ => Vec::new(),
-                };
-                tags.push(("group".into(), g.trim().into()));
-                section = Section::Scope(tags);
-                parent = None;
-            } else if let (Some(i), Some(fails)) =
-                (pending_check.take(), rest.rsplit('✗').next().and_then(|f| f.trim().parse::<u64>().ok()))
-            {
-                let passes =
-                    rest.split('✓').nth(1).and_then(|p| p.split('/').next()).and_then(|p| p.trim().parse().ok());
-                s.checks[i].fails = fails;
-                s.checks[i].passes = passes;
-            }
-            continue;
-        }
-        // Progress lines: `running (0m30.0s), 00/20 VUs, …` and `default ✓ [====] 20 VUs  30s`.
-        let progress =
-            t.strip_prefix("running (").and_then(|r| r.split(')').next()).and_then(duration_ms).or_else(|| {
-                let bar = t.find("] ").filter(|_| t.contains(" VUs"))?;
-                t[bar..].split_whitespace().last().and_then(duration_ms)
-            });
-        if let Some(d) = progress {
-            s.duration_ms = Some(d);
-            continue;
-        }
-        let (unmarked, mark) = unmark(t);
-        if let Some((name, values)) = metric_line(unmarked) {
-            let (name, tags) = if name.starts_with('{') && name.ends_with('}') {
-                let (_, sub) = parse_key(&format!("x{name}"));
-                let Some((p, ptags)) = parent
-                    .as_ref()
-                    .filter(|_| !sub.is_empty() && sub.iter().all(|(k, v)| !k.is_empty() && !v.is_empty()))
-                else {
-                    ctx.warn(
-                        format!("line {line_no}"),
-                        format!("{name} is not a sub-metric of a metric line above; left out"),
-                    );
-                    continue;
-                };
-                (p.clone(), ptags.iter().cloned().chain(sub).collect())
-            } else if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                let scope = match &section {
-                    Section::Scope(tags) => tags.clone(),
-                    _ => Vec::new(),
-                };
-                parent = Some((name.to_string(), scope.clone()));
-                (name.to_string(), scope)
-            } else {
-                continue;
-            };
-            let name = match name.as_str() {
-                "checks_total" | "checks_failed" => continue,
-                "checks_succeeded" => "checks".to_string(),
-                _ => name,
-            };
-            let Some((kind, values, time)) = parse_values(values) else {
-                ctx.warn(format!("line {line_no}"), format!("the values of {name} cannot be read; left out"));
-                continue;
-            };
-            let mut m = Metric {
-                name,
-                tags,
-                kind: Some(kind),
-                time: (kind == Kind::Trend).then_some(time),
-                values,
-                ..Default::default()
-            };
-            if let Some(ok) = mark {
-                m.thresholds.push(Threshold { source: "(threshold)".into(), ok });
-            }
-            s.metrics.push(m);
-            continue;
-        }
-        if section == Section::Thresholds {
-            match mark {
-                Some(ok) => {
-                    if let Some(metric) = &threshold_metric {
-                        let source = unmarked.split('\'').nth(1).unwrap_or(unmarked).to_string();
-                        thresholds.push((metric.clone(), Threshold { source, ok }));
-                    }
-                }
-                None if !t.is_empty() => threshold_metric = Some(t.to_string()),
-                None => {}
-            }
-            continue;
-        }
-        if let (Some(ok), Section::Classic | Section::Total) = (mark, &section) {
-            let path = match (&group, &section) {
-                (Some(g), Section::Classic) => format!("{g}::{unmarked}"),
-                _ => unmarked.to_string(),
-            };
-            s.checks.push(Check { path, passes: None, fails: 0 });
-            pending_check = (!ok).then_some(s.checks.len() - 1);
-        }
+        r.line(ctx, line_no, &strip_ansi(raw.trim_end()));
     }
-    for (key, th) in thresholds {
-        let (name, tags) = parse_key(&key);
-        match s.metrics.iter_mut().find(|m| m.name == name && m.tags == tags) {
-            Some(m) => {
-                m.thresholds.retain(|t| t.source != "(threshold)");
-                m.thresholds.push(th);
-            }
-            None => ctx.warn(
-                "THRESHOLDS",
-                format!("threshold {} on {key}, a metric the summary does not list; left out", th.source),
-            ),
-        }
-    }
+    let mut s = r.finish(ctx);
     if s.metrics.is_empty() {
         return Err(ctx.error(
             LoadErrorKind::Empty,
@@ -347,6 +214,187 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
     }
     s.notes.push("Read from k6's console summary: values are as printed (k6 rounds them); percentiles are k6's (linear interpolation between the closest ranks).".into());
     to_run(ctx, s, "k6 console summary")
+}
+
+/// What the reader knows between lines: the summary so far and where in the text it is.
+struct Reader {
+    s: Summary,
+    section: Section,
+    /// The `█ group` title a classic summary's checks belong to.
+    group: Option<String>,
+    /// The last metric line's name and tags: `{tag:value}` lines below it are its sub-metrics.
+    parent: Option<(String, Vec<(String, String)>)>,
+    /// The metric the THRESHOLDS section's next marked lines are about.
+    threshold_metric: Option<String>,
+    thresholds: Vec<(String, Threshold)>,
+    /// A failed check whose `↳ x% — ✓ n / ✗ m` line comes next.
+    pending_check: Option<usize>,
+}
+
+impl Default for Reader {
+    fn default() -> Self {
+        Reader {
+            s: Summary::default(),
+            section: Section::Classic,
+            group: None,
+            parent: None,
+            threshold_metric: None,
+            thresholds: Vec::new(),
+            pending_check: None,
+        }
+    }
+}
+
+impl Reader {
+    fn line(&mut self, ctx: &mut Ctx, line_no: u64, line: &str) {
+        let t = line.trim_start();
+        if let Some(title) = t.strip_prefix('█').map(str::trim) {
+            self.title(title);
+        } else if let Some(rest) = t.strip_prefix('↳') {
+            self.arrow(rest.trim());
+        } else if let Some(d) = progress_duration(t) {
+            self.s.duration_ms = Some(d);
+        } else {
+            let (unmarked, mark) = unmark(t);
+            if let Some((name, values)) = metric_line(unmarked) {
+                self.metric(ctx, line_no, name, values, mark);
+            } else if self.section == Section::Thresholds {
+                self.threshold(t, unmarked, mark);
+            } else if let (Some(ok), Section::Classic | Section::Total) = (mark, &self.section) {
+                let path = match (&self.group, &self.section) {
+                    (Some(g), Section::Classic) => format!("{g}::{unmarked}"),
+                    _ => unmarked.to_string(),
+                };
+                self.s.checks.push(Check { path, passes: None, fails: 0 });
+                self.pending_check = (!ok).then_some(self.s.checks.len() - 1);
+            }
+        }
+    }
+
+    /// A `█ TITLE` line: a section, a scenario or a group.
+    fn title(&mut self, title: &str) {
+        self.parent = None;
+        self.section = match title {
+            "THRESHOLDS" => Section::Thresholds,
+            "TOTAL RESULTS" => Section::Total,
+            _ => match title.strip_prefix("SCENARIO:") {
+                Some(sc) => Section::Scope(vec![("scenario".into(), sc.trim().into())]),
+                None => {
+                    self.group = Some(title.to_string());
+                    Section::Classic
+                }
+            },
+        };
+    }
+
+    /// A `↳` line: a group inside a scope, or the counts of the failed check above.
+    fn arrow(&mut self, rest: &str) {
+        if let Some(g) = rest.strip_prefix("GROUP:") {
+            let mut tags = match &self.section {
+                Section::Scope(tags) => tags.iter().filter(|(k, _)| k != "group").cloned().collect(),
+                _ => Vec::new(),
+            };
+            tags.push(("group".into(), g.trim().into()));
+            self.section = Section::Scope(tags);
+            self.parent = None;
+        } else if let (Some(i), Some(fails)) =
+            (self.pending_check.take(), rest.rsplit('✗').next().and_then(|f| f.trim().parse::<u64>().ok()))
+        {
+            let passes = rest.split('✓').nth(1).and_then(|p| p.split('/').next()).and_then(|p| p.trim().parse().ok());
+            self.s.checks[i].fails = fails;
+            self.s.checks[i].passes = passes;
+        }
+    }
+
+    /// A metric line (`name....: avg=…`), or a sub-metric's (`{tag:value}...: …`) below one.
+    fn metric(&mut self, ctx: &mut Ctx, line_no: u64, name: &str, values: &str, mark: Option<bool>) {
+        let (name, tags) = if name.starts_with('{') && name.ends_with('}') {
+            let (_, sub) = parse_key(&format!("x{name}"));
+            let Some((p, ptags)) = self
+                .parent
+                .as_ref()
+                .filter(|_| !sub.is_empty() && sub.iter().all(|(k, v)| !k.is_empty() && !v.is_empty()))
+            else {
+                ctx.warn(
+                    format!("line {line_no}"),
+                    format!("{name} is not a sub-metric of a metric line above; left out"),
+                );
+                return;
+            };
+            (p.clone(), ptags.iter().cloned().chain(sub).collect())
+        } else if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            let scope = match &self.section {
+                Section::Scope(tags) => tags.clone(),
+                _ => Vec::new(),
+            };
+            self.parent = Some((name.to_string(), scope.clone()));
+            (name.to_string(), scope)
+        } else {
+            return;
+        };
+        let name = match name.as_str() {
+            "checks_total" | "checks_failed" => return,
+            "checks_succeeded" => "checks".to_string(),
+            _ => name,
+        };
+        let Some((kind, values, time)) = parse_values(values) else {
+            ctx.warn(format!("line {line_no}"), format!("the values of {name} cannot be read; left out"));
+            return;
+        };
+        let mut m = Metric {
+            name,
+            tags,
+            kind: Some(kind),
+            time: (kind == Kind::Trend).then_some(time),
+            values,
+            ..Default::default()
+        };
+        if let Some(ok) = mark {
+            m.thresholds.push(Threshold { source: "(threshold)".into(), ok });
+        }
+        self.s.metrics.push(m);
+    }
+
+    /// A line of the THRESHOLDS section: a metric's name, or one of its thresholds, marked.
+    fn threshold(&mut self, t: &str, unmarked: &str, mark: Option<bool>) {
+        match mark {
+            Some(ok) => {
+                if let Some(metric) = &self.threshold_metric {
+                    let source = unmarked.split('\'').nth(1).unwrap_or(unmarked).to_string();
+                    self.thresholds.push((metric.clone(), Threshold { source, ok }));
+                }
+            }
+            None if !t.is_empty() => self.threshold_metric = Some(t.to_string()),
+            None => {}
+        }
+    }
+
+    /// The summary, each threshold of the THRESHOLDS section on its metric.
+    fn finish(mut self, ctx: &mut Ctx) -> Summary {
+        for (key, th) in self.thresholds {
+            let (name, tags) = parse_key(&key);
+            match self.s.metrics.iter_mut().find(|m| m.name == name && m.tags == tags) {
+                Some(m) => {
+                    m.thresholds.retain(|t| t.source != "(threshold)");
+                    m.thresholds.push(th);
+                }
+                None => ctx.warn(
+                    "THRESHOLDS",
+                    format!("threshold {} on {key}, a metric the summary does not list; left out", th.source),
+                ),
+            }
+        }
+        self.s
+    }
+}
+
+/// The elapsed time of a progress line: `running (0m30.0s), 00/20 VUs, …` and
+/// `default ✓ [====] 20 VUs  30s`.
+fn progress_duration(t: &str) -> Option<f64> {
+    t.strip_prefix("running (").and_then(|r| r.split(')').next()).and_then(duration_ms).or_else(|| {
+        let bar = t.find("] ").filter(|_| t.contains(" VUs"))?;
+        t[bar..].split_whitespace().last().and_then(duration_ms)
+    })
 }
 
 #[cfg(test)]
