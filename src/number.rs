@@ -1,4 +1,5 @@
-//! Decimal text read as `f64` where the page reads numbers: thresholds typed or carried in a
+//! Numbers on the page without the standard library's float code: `clamp`, and decimal text read
+//! as `f64` where the page reads numbers: thresholds typed or carried in a
 //! link, sizes such as "122.9gb", setting values and dimensions that sort as numbers.
 //!
 //! Natively this is `str::parse::<f64>`. In the browser the text is checked here against the
@@ -7,6 +8,13 @@
 //! (`js_platform`: JavaScript's `parseFloat`, which rounds to nearest as Rust does): the standard
 //! library's parser brings a 10 KB table of powers of five and its slow path into the page
 //! (docs/decisions/0008-number-reading-by-the-browser.md). Until a function is registered, such text reads as not a number.
+
+/// `v` within `lo..=hi`, never a panic: `f64::clamp` asserts `lo <= hi` and its message prints
+/// both with `{:?}`, which links the standard library's float formatting (14 KB) into the page.
+/// A NaN `v` gives `lo` (`f64::clamp` would give NaN).
+pub fn clamp(v: f64, lo: f64, hi: f64) -> f64 {
+    v.max(lo).min(hi)
+}
 
 /// `s` as an `f64`, exactly when `str::parse::<f64>` would accept it.
 pub fn parse_f64(s: &str) -> Option<f64> {
@@ -88,6 +96,15 @@ pub fn is_float_text(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn clamp_keeps_within_bounds_and_never_panics() {
+        assert_eq!(super::clamp(5.0, 0.0, 1.0), 1.0);
+        assert_eq!(super::clamp(-1.0, 0.0, 1.0), 0.0);
+        assert_eq!(super::clamp(0.25, 0.0, 1.0), 0.25);
+        assert_eq!(super::clamp(f64::NAN, 0.0, 1.0), 0.0);
+        assert_eq!(super::clamp(0.5, 1.0, 0.0), 0.0, "bounds the wrong way round: no panic");
+    }
+
     use super::*;
     use proptest::prelude::*;
 

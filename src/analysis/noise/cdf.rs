@@ -109,7 +109,7 @@ impl<'h> Cdf<'h> {
     /// Beta parameters of the nearest-rank q-quantile's order statistic.
     pub(super) fn order(&self, q: f64) -> (f64, f64) {
         let n = self.n as f64;
-        let r = (q * n).ceil().clamp(1.0, n);
+        let r = crate::number::clamp((q * n).ceil(), 1.0, n);
         (r, n - r + 1.0)
     }
 }

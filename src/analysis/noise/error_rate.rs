@@ -1,6 +1,7 @@
 //! Newcombe's hybrid score interval for the difference of two error rates.
 
 use super::{Interval, Z95};
+use crate::number::clamp;
 
 /// Wilson score interval of a proportion x / n.
 fn wilson(x: f64, n: f64) -> (f64, f64) {
@@ -18,7 +19,7 @@ pub fn error_rate_change(errors_a: f64, samples_a: f64, errors_b: f64, samples_b
     if !(samples_a > 0.0 && samples_b > 0.0) {
         return None;
     }
-    let (xa, xb) = (errors_a.clamp(0.0, samples_a), errors_b.clamp(0.0, samples_b));
+    let (xa, xb) = (clamp(errors_a, 0.0, samples_a), clamp(errors_b, 0.0, samples_b));
     let (pa, pb) = (xa / samples_a, xb / samples_b);
     let ((la, ua), (lb, ub)) = (wilson(xa, samples_a), wilson(xb, samples_b));
     let d = pb - pa;

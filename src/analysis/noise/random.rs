@@ -73,7 +73,7 @@ impl BetaDraw {
     }
 
     pub(super) fn at(&self, z: f64) -> f64 {
-        (self.mean + self.sd * (z + self.k * (z * z - 1.0))).clamp(0.0, 1.0)
+        crate::number::clamp(self.mean + self.sd * (z + self.k * (z * z - 1.0)), 0.0, 1.0)
     }
 
     /// Whether the draw rises with z over `lo..=hi`: its slope sd·(1 + 2kz) is linear in z, so

@@ -100,7 +100,7 @@ fn ThresholdField(family: Family) -> impl IntoView {
     let set = move |ev| {
         if let Some(v) = crate::number::parse_f64(&event_target_value(&ev)) {
             if v.is_finite() {
-                state.url.update(|u| u.thresholds.set(f, Some(v.clamp(0.0, 1000.0))));
+                state.url.update(|u| u.thresholds.set(f, Some(crate::number::clamp(v, 0.0, 1000.0))));
             }
         }
     };
