@@ -57,6 +57,16 @@ for what in "app wasm:$wasm_gz:$target_wasm" "first view:$total:$target_first_vi
   fi
 done
 status=0
+# The page links none of the standard library's float formatting or parsing (ARCHITECTURE.md,
+# Invariants): one `{:?}` of an f64 in a reachable panic message (f64::clamp's) costs 9 KB gzip.
+# The linked wasm before wasm-bindgen still has its name section, so the functions show by name.
+named=${RUNLENS_PAGE_WASM:-target/wasm32-unknown-unknown/release/runlens.wasm}
+if [ -f "$named" ]; then
+  if grep -a -q -e 'core3num7flt2dec' -e 'core3num7dec2flt' "$named"; then
+    echo "check-size: $named links the standard library's float formatting or parsing (flt2dec/dec2flt)" >&2
+    status=1
+  fi
+fi
 if [ "$wasm_gz" -gt "$ratchet_wasm" ]; then
   echo "check-size: the app wasm grew past its budget ($wasm_gz > $ratchet_wasm B gzip)" >&2
   status=1
