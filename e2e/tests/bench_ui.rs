@@ -118,20 +118,24 @@ async fn bench_big_bundle_load() {
     let _ = std::fs::remove_file(env().root.join("files/bench-50mb.json"));
 }
 
+/// `bundle` dropped on the landing page and opened in the Latency view, then `switch_times`.
+async fn latency_switch_times(c: &fantoccini::Client, bundle: &str) -> Vec<f64> {
+    c.goto(&site("")).await.unwrap();
+    wait_text(c, ".gallery .card", "Reindexing").await;
+    drop_file(c, "big.json", bundle).await;
+    wait_text(c, ".report h1", "Generated").await;
+    c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
+    wait_text(c, "table[data-table='latency']", "tx0000").await;
+    switch_times(c).await
+}
+
 /// Figure 2: the median time to switch the baseline on 3 runs × 2,000 transactions
 /// (`support::bundle::generated`); run alone with `… --test bench_ui -- --ignored --nocapture switch_time`.
 #[tokio::test]
 #[ignore]
 async fn bench_switch_time_2000_transactions() {
     with_browser(|c| async move {
-        let bundle = support::bundle::generated(3, 2000);
-        c.goto(&site("")).await.unwrap();
-        wait_text(&c, ".gallery .card", "Reindexing").await;
-        drop_file(&c, "big.json", &bundle).await;
-        wait_text(&c, ".report h1", "Generated").await;
-        c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
-        wait_text(&c, "table[data-table='latency']", "tx0000").await;
-        let times = switch_times(&c).await;
+        let times = latency_switch_times(&c, &support::bundle::generated(3, 2000)).await;
         eprintln!(
             "switch baseline, 3 runs x 2,000 transactions: median {:.0} ms (min {:.0}, max {:.0}, n={})",
             times[4],
@@ -180,14 +184,7 @@ async fn switch_times(c: &Client) -> Vec<f64> {
 #[ignore]
 async fn bench_switch_time_with_histograms() {
     with_browser(|c| async move {
-        let bundle = support::bundle::generated_with_histograms(3, 2000);
-        c.goto(&site("")).await.unwrap();
-        wait_text(&c, ".gallery .card", "Reindexing").await;
-        drop_file(&c, "big.json", &bundle).await;
-        wait_text(&c, ".report h1", "Generated").await;
-        c.find(Locator::Css("[data-view='latency']")).await.unwrap().click().await.unwrap();
-        wait_text(&c, "table[data-table='latency']", "tx0000").await;
-        let times = switch_times(&c).await;
+        let times = latency_switch_times(&c, &support::bundle::generated_with_histograms(3, 2000)).await;
         eprintln!(
             "switch baseline, 3 runs x 2,000 transactions with histograms: median {:.0} ms (min {:.0}, max {:.0})",
             times[4], times[0], times[8]
