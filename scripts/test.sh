@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Sets up the machine and runs every test tier of runlens, failing on the first failure:
-#   1. formatting and lints (`cargo fmt --check`; clippy with -D warnings on the host, every target,
-#      and on wasm32, where src/ui and src/worker compile); then host `cargo test`: bundle format,
-#      model, analysis, tables, URL state, examples, fixtures, schema; and the command line
-#      (`cargo test -p runlens-cli`)
+#   1. formatting (`cargo fmt --check`); host `cargo test`: bundle format, model, analysis, tables,
+#      URL state, examples, fixtures, schema; the command line (`cargo test -p runlens-cli`)
+#   Every tier lints as it builds: clippy with -D warnings on every workspace crate it compiles
+#   (see RUSTC_WORKSPACE_WRAPPER below).
 #   2. wasm-bindgen-test in headless Chromium: components (tables, chart wrapper)
 #   3. end-to-end: the release build served under /runlens/ (as GitHub Pages serves a project site),
 #      driven through WebDriver in headless Chromium
@@ -15,13 +15,19 @@ source scripts/env.sh
 tier() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 timed() { local t0=$SECONDS; "$@"; echo "   ($(( SECONDS - t0 )) s)"; }
 
+# Lints while building: `cargo clippy -- -D warnings` is `cargo check` with clippy-driver as
+# cargo's RUSTC_WORKSPACE_WRAPPER. The same wrapper on the builds below lints every workspace
+# crate they compile (host lib, bins, tests, examples and benches; the CLI; the support and e2e
+# crates; the wasm32 page and worker in the component tests and the release build) with
+# -D warnings, without compiling everything a second time for `cargo clippy`
+# (docs/decisions/0044-lints-while-building.md). Dependencies are never linted (cargo caps them).
+export RUSTC_WORKSPACE_WRAPPER="$(command -v clippy-driver)" CLIPPY_ARGS="-Dwarnings"
+
 tier "1/3 format, lints, host tests"
 timed cargo fmt --check
-# Lints as errors: the host (lib, cli, e2e crate, tests, benches, examples) and the browser-only code,
-# which compiles for wasm32 only (the cli is host-only, so no --workspace there).
-timed cargo clippy --locked --workspace --all-targets -- -D warnings
-timed cargo clippy --locked --lib --bins --target wasm32-unknown-unknown -- -D warnings
 timed cargo test --locked
+# The benches are built (and linted), not run: they measure, they do not test.
+timed cargo test --locked --benches --no-run
 # The command-line importer (cli/): success, refused files, inputs larger than its memory limit;
 # and the test-support crate (support/) the tests, benches and e2e tests share.
 timed cargo test --locked -p runlens-cli -p runlens-test-support
