@@ -1,23 +1,7 @@
 //! What ingest workers hand each other while reading one file in byte ranges (`import::common::parallel`):
 //! the plan and each range's partial result, in borsh, come back as they left, floats bit for bit.
 
-use runlens::import::common::parallel::{decode_part, encode_part, range_layout, read_range, Plan, RangeSource};
-use std::io::Read;
-
-struct Mem(Vec<u8>);
-
-impl RangeSource for Mem {
-    fn size(&self) -> u64 {
-        self.0.len() as u64
-    }
-    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
-        let a = (offset as usize).min(self.0.len());
-        Ok(self.0[a..(a + len).min(self.0.len())].to_vec())
-    }
-    fn reader_from(&self, offset: u64) -> std::io::Result<Box<dyn Read + '_>> {
-        Ok(Box::new(&self.0[(offset as usize).min(self.0.len())..]))
-    }
-}
+use runlens::import::common::parallel::{decode_part, encode_part, range_layout, read_range, MemSource, Plan};
 
 fn jtl() -> Vec<u8> {
     let mut s = String::from("timeStamp,elapsed,label,responseCode,responseMessage,success,bytes\n");
@@ -46,7 +30,7 @@ fn a_plan_round_trips() {
 #[test]
 fn a_partial_result_round_trips_with_its_floats_bit_for_bit() {
     let bytes = jtl();
-    let src = Mem(bytes.clone());
+    let src = MemSource(bytes.clone());
     let plan = plan(&bytes);
     let mut part = read_range("x.jtl", &src, &plan, 1, &mut |_| {}).unwrap();
     assert!(part.records > 0 && !part.agg.labels.is_empty() && !part.errors.is_empty());

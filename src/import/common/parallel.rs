@@ -153,6 +153,22 @@ pub fn decode_part(bytes: &[u8]) -> Result<Part, String> {
     borsh::from_slice(bytes).map_err(|e| format!("a worker's partial result could not be read ({e})"))
 }
 
+/// Bytes in memory as a range source (tests, benchmarks of the importer on bytes).
+pub struct MemSource(pub Vec<u8>);
+
+impl RangeSource for MemSource {
+    fn size(&self) -> u64 {
+        self.0.len() as u64
+    }
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+        let a = (offset as usize).min(self.0.len());
+        Ok(self.0[a..(a + len).min(self.0.len())].to_vec())
+    }
+    fn reader_from(&self, offset: u64) -> std::io::Result<Box<dyn Read + '_>> {
+        Ok(Box::new(&self.0[(offset as usize).min(self.0.len())..]))
+    }
+}
+
 /// A file on disk as a range source (tests, CLI, benchmarks).
 #[cfg(not(target_arch = "wasm32"))]
 pub struct FileSource {
@@ -251,20 +267,6 @@ pub fn settle(
 mod tests {
     use super::*;
 
-    struct Mem(Vec<u8>);
-    impl RangeSource for Mem {
-        fn size(&self) -> u64 {
-            self.0.len() as u64
-        }
-        fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
-            let a = (offset as usize).min(self.0.len());
-            Ok(self.0[a..(a + len).min(self.0.len())].to_vec())
-        }
-        fn reader_from(&self, offset: u64) -> std::io::Result<Box<dyn Read + '_>> {
-            Ok(Box::new(&self.0[(offset as usize).min(self.0.len())..]))
-        }
-    }
-
     fn jtl(rows: usize) -> Vec<u8> {
         let mut s = String::from("timeStamp,elapsed,label,responseCode,responseMessage,success,bytes\n");
         for i in 0..rows {
@@ -305,7 +307,7 @@ mod tests {
     fn ranges_merge_into_the_single_pass_result_and_parts_survive_the_wire() {
         let bytes = jtl(3000);
         let one = crate::import::import_bytes("x.jtl", &bytes).unwrap();
-        let src = Mem(bytes.clone());
+        let src = MemSource(bytes.clone());
         for n in [2usize, 3, 5] {
             let plan = Plan {
                 layout: jmeter_csv::layout(std::str::from_utf8(&bytes).unwrap()).unwrap(),
@@ -332,7 +334,7 @@ mod tests {
         bytes.extend_from_slice(b",200,OK,true,1\n");
         let one = crate::import::import_bytes("x.jtl", &bytes).unwrap_err();
         assert_eq!(one.line, Some(line), "{one}");
-        let src = Mem(bytes.clone());
+        let src = MemSource(bytes.clone());
         let plan = Plan {
             layout: jmeter_csv::layout(std::str::from_utf8(&bytes[..1000]).unwrap()).unwrap(),
             ranges: jmeter_csv::split(bytes.len() as u64, 2),
@@ -356,7 +358,7 @@ mod tests {
             let bytes = [b"\xEF\xBB\xBF".as_slice(), &body].concat();
             let one = crate::import::import_bytes("x.jtl", &bytes).unwrap();
             assert!(one.warnings.iter().all(|w| !w.message.contains("not a time")), "{:?}", one.warnings);
-            let src = Mem(bytes.clone());
+            let src = MemSource(bytes.clone());
             for n in [1usize, 2] {
                 let plan = Plan {
                     layout: jmeter_csv::layout(&String::from_utf8_lossy(&bytes)).unwrap(),
