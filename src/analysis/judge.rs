@@ -142,6 +142,8 @@ pub enum Why {
     New(Section),
     /// The key is present but this statistic is not stated.
     NotStated,
+    /// The run's annotation leaves it out of trends (`runs[].annotation`).
+    Excluded,
 }
 
 /// How an interval was obtained.
@@ -402,6 +404,7 @@ impl Cell {
             Why::New(Section::Error) => "a new error: not in the baseline".into(),
             Why::New(_) => "not in the baseline".into(),
             Why::NotStated => "not stated in one of the runs".into(),
+            Why::Excluded => "left out of trends by the run's annotation".into(),
         }
     }
 }

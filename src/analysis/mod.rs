@@ -1,8 +1,9 @@
 //! Analysis: aligns the facts of several runs by key and judges each change against noise
 //! (thresholds per metric family, bootstrap intervals where runs carry distributions), knowing
 //! which direction is better. Also the summary of a comparison, trends over many runs, grids over
-//! two dimensions and the configuration diff.
+//! two dimensions and the configuration diff, and change points in a history.
 
+pub mod changepoint;
 mod compare;
 mod config;
 mod grid;

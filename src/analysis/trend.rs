@@ -1,8 +1,11 @@
 //! Trends over many runs: the runs ordered by a dimension (start time, release, version, any
 //! `dimensions` key, or the bundle's order), and one metric across them, each run judged against
-//! the baseline as a comparison of the two would judge it.
+//! the baseline as a comparison of the two would judge it, and the metric's change points.
+//! Runs annotated `excluded` keep their place and value but are neither judged nor part of the
+//! change points.
 
-use super::compare::{compare_one, Row};
+use super::changepoint::history::{row_shifts, Shift};
+use super::compare::{compare_one, Row, Verdict, Why};
 use crate::bundle::Run;
 use crate::model::{facts, Section, Thresholds};
 use rustc_hash::FxHashMap;
@@ -172,8 +175,11 @@ pub struct Trend {
     pub x: Vec<String>,
     /// Position of the baseline in `run_ids`.
     pub baseline: usize,
-    /// The comparison row; `cells[i]` belongs to `run_ids[i]` (the baseline's is `Baseline`).
+    /// The comparison row; `cells[i]` belongs to `run_ids[i]` (the baseline's is `Baseline`);
+    /// an excluded run's is not comparable (`Why::Excluded`) but keeps its value.
     pub row: Row,
+    /// The metric's change points (`analysis::changepoint`), excluded runs left out.
+    pub shifts: Vec<Shift>,
 }
 
 /// The trend of `m` over `runs` (already in order) against the run `baseline`.
@@ -185,22 +191,26 @@ pub fn trend(runs: &[&Run], baseline: &str, m: &TrendMetric, by: &str, th: &Thre
     let judged = compare_one(&cmp_order, th, m.section, &m.key, &m.metric)?;
     let mut cells = Vec::with_capacity(runs.len());
     let mut others = judged.cells[1..].iter();
-    for i in 0..runs.len() {
-        let c = if i == b { judged.cells[0] } else { *others.next()? };
+    for (i, r) in runs.iter().enumerate() {
+        let mut c = if i == b { judged.cells[0] } else { *others.next()? };
+        if i != b && r.is_excluded() {
+            (c.verdict, c.why, c.change, c.abs) = (Verdict::NotComparable, Why::Excluded, None, None);
+        }
         cells.push(c);
     }
+    let row = Row { cells, ..judged };
     Some(Trend {
         run_ids: runs.iter().map(|r| r.id.clone()).collect(),
         x: runs.iter().map(|r| order_value(r, by).map_or_else(|| r.label.clone(), str::to_string)).collect(),
         baseline: b,
-        row: Row { cells, ..judged },
+        shifts: row_shifts(runs, &row, &crate::analysis::changepoint::DEFAULT),
+        row,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Verdict;
     use crate::bundle::RunStatus;
 
     fn nightly(i: usize, dur: f64) -> Run {

@@ -200,6 +200,43 @@ pub struct Run {
     pub modules: Vec<ModuleConfig>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub infrastructure: Vec<InfraComponent>,
+    /// A person's word on the run for trends: leave it out, or expect the change it brings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotation: Option<Annotation>,
+}
+
+/// What a run's annotation says.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Annotation {
+    pub kind: AnnotationKind,
+    /// Why, in a few words ("load generator restarted", "new index mapping").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+/// How trends treat an annotated run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum AnnotationKind {
+    /// Shown, marked, but left out of change points and of judgement (a broken environment).
+    #[default]
+    Excluded,
+    /// A deliberate change starts here: a change point at this run is expected, not a regression.
+    ExpectedChange,
+}
+
+impl Run {
+    /// Whether the run's annotation leaves it out of trends' judgement and change points.
+    pub fn is_excluded(&self) -> bool {
+        self.annotation.as_ref().is_some_and(|a| a.kind == AnnotationKind::Excluded)
+    }
+
+    /// The note of an expected change starting at this run, if it is one.
+    pub fn expected_change(&self) -> Option<&str> {
+        self.annotation.as_ref().filter(|a| a.kind == AnnotationKind::ExpectedChange).map(|a| a.note.as_str())
+    }
 }
 
 /// Latency statistics of one transaction (sampler, request label). Times in milliseconds.

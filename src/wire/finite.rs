@@ -51,6 +51,7 @@ pub fn run(r: &mut Run) -> Result<(), String> {
         tenants,
         modules: _,
         infrastructure: _,
+        annotation: _,
     } = r;
     optional(duration_s);
     transactions.iter_mut().enumerate().try_for_each(|(i, t)| transaction(t, || format!("transactions[{i}]")))?;
