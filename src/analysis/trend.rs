@@ -4,9 +4,9 @@
 //! Runs annotated `excluded` keep their place and value but are neither judged nor part of the
 //! change points.
 
-use super::changepoint::history::{row_shifts, Shift};
+use super::changepoint::history::{row_shifts, series_of, Shift};
 use super::compare::{compare_one, Row, Verdict, Why};
-use crate::bundle::Run;
+use crate::bundle::{Annotation, Run};
 use crate::model::{facts, Section, Thresholds};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
@@ -180,6 +180,25 @@ pub struct Trend {
     pub row: Row,
     /// The metric's change points (`analysis::changepoint`), excluded runs left out.
     pub shifts: Vec<Shift>,
+    /// Each run's annotation, in order.
+    pub annotations: Vec<Option<Annotation>>,
+    /// Whether the series was long enough for a change point (two minimum segments).
+    pub could_shift: bool,
+}
+
+impl Trend {
+    /// Which level run `i` is on: how many shifts start at or before it.
+    pub fn level(&self, i: usize) -> usize {
+        self.shifts.iter().filter(|s| s.index <= i).count()
+    }
+
+    /// Whether run `i` is judged a regression while on the baseline's level (no shift between
+    /// them, in a series long enough to show one): a noisy run, not an alarm.
+    pub fn is_blip(&self, i: usize) -> bool {
+        self.could_shift
+            && self.row.cells.get(i).is_some_and(|c| c.is_regression())
+            && self.level(i) == self.level(self.baseline)
+    }
 }
 
 /// The trend of `m` over `runs` (already in order) against the run `baseline`.
@@ -199,11 +218,14 @@ pub fn trend(runs: &[&Run], baseline: &str, m: &TrendMetric, by: &str, th: &Thre
         cells.push(c);
     }
     let row = Row { cells, ..judged };
+    let settings = crate::analysis::changepoint::DEFAULT;
     Some(Trend {
+        could_shift: series_of(&row).1.len() >= 2 * settings.min_segment,
         run_ids: runs.iter().map(|r| r.id.clone()).collect(),
         x: runs.iter().map(|r| order_value(r, by).map_or_else(|| r.label.clone(), str::to_string)).collect(),
         baseline: b,
-        shifts: row_shifts(runs, &row, &crate::analysis::changepoint::DEFAULT),
+        shifts: row_shifts(runs, &row, &settings),
+        annotations: runs.iter().map(|r| r.annotation.clone()).collect(),
         row,
     })
 }
@@ -247,6 +269,26 @@ mod tests {
         assert_eq!(t.row.cells[20].verdict, Verdict::Regressed, "night 20 took 10 minutes longer");
         assert_eq!(t.row.cells[25].verdict, Verdict::NotComparable, "night 25 failed");
         assert_eq!(t.row.cells[29].verdict, Verdict::WithinNoise);
+    }
+
+    #[test]
+    fn change_points_sit_on_the_runs_in_order_and_a_lone_regression_is_a_blip() {
+        // 24 nights, bundle order reversed: 1 h, a 20-minute spike at night 5, 1 h 20 min from
+        // night 14 on (small wobbles so the values are not all equal).
+        let wobble = |i: usize| [0.0, 20.0, -15.0, 5.0][i % 4];
+        let dur = |i: usize| wobble(i) + if i == 5 || i >= 14 { 4800.0 } else { 3600.0 };
+        let mut runs: Vec<Run> = (0..24).map(|i| nightly(i, dur(i))).collect();
+        runs.reverse();
+        let refs: Vec<&Run> = runs.iter().collect();
+        let by_start = ordered(&refs, ORDER_START);
+        let m = &trend_metrics(&refs)[0];
+        let t = trend(&by_start, "n0", m, ORDER_START, &Thresholds::default()).unwrap();
+        let at: Vec<(&str, usize)> = t.shifts.iter().map(|s| (s.run_id.as_str(), s.index)).collect();
+        assert_eq!(at, [("n14", 14)]);
+        assert_eq!(t.row.cells[5].verdict, Verdict::Regressed);
+        assert!(t.is_blip(5), "night 5 is on the baseline's level");
+        assert!(!t.is_blip(14) && !t.is_blip(20), "nights after the shift are the shift");
+        assert_eq!((t.level(13), t.level(14)), (0, 1));
     }
 
     #[test]

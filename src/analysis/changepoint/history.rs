@@ -84,16 +84,20 @@ fn in_series(why: Why) -> bool {
     !matches!(why, Why::Excluded | Why::Failed { baseline: false, .. } | Why::UnitMismatch { .. })
 }
 
-/// The shifts of `row`, the trend of one metric over `runs` (in order, `row.cells[i]` being
-/// `runs[i]`'s).
-pub fn row_shifts(runs: &[&Run], row: &Row, s: &Settings) -> Vec<Shift> {
-    let (positions, series): (Vec<usize>, Vec<f64>) = row
-        .cells
+/// The change-point series of `row`: the positions of the cells it takes, and their values.
+pub fn series_of(row: &Row) -> (Vec<usize>, Vec<f64>) {
+    row.cells
         .iter()
         .enumerate()
         .filter(|(_, c)| in_series(c.why))
         .filter_map(|(i, c)| c.value.filter(|v| v.is_finite()).map(|v| (i, v)))
-        .unzip();
+        .unzip()
+}
+
+/// The shifts of `row`, the trend of one metric over `runs` (in order, `row.cells[i]` being
+/// `runs[i]`'s).
+pub fn row_shifts(runs: &[&Run], row: &Row, s: &Settings) -> Vec<Shift> {
+    let (positions, series) = series_of(row);
     let metric = if row.metric.is_empty() { row.key.to_string() } else { format!("{} of {}", row.metric, row.key) };
     change_points(&series, s)
         .into_iter()
