@@ -44,3 +44,30 @@ fn index_lists_every_example() {
         assert!(listed.contains(&name.as_str()), "{name} is not listed in index.json");
     }
 }
+
+/// The nightly history is `support::history`'s (`UPDATE_EXAMPLES=1` writes it), and its change
+/// points are the shifts it was made with: search 12 % slower from night 26, checkout 15 % from
+/// night 31 (expected, by its annotation); neither browse's one-night spike nor the excluded night.
+#[test]
+fn the_nightly_history_is_generated_and_its_shifts_are_the_known_ones() {
+    use runlens::analysis::changepoint::history::{history_shifts, ShiftKind};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("public/examples/nightly-history.json");
+    let want = support::history::nightly_history();
+    if std::env::var_os("UPDATE_EXAMPLES").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), want, "run UPDATE_EXAMPLES=1 cargo test --test examples");
+    let loaded = load("nightly-history.json", &want);
+    let runs: Vec<&runlens::bundle::Run> = loaded.bundle.runs.iter().collect();
+    let shifts = history_shifts(&runs, None, &Default::default());
+    let got: Vec<(String, &str, ShiftKind)> =
+        shifts.iter().map(|s| (s.metric.clone(), s.run_id.as_str(), s.kind)).collect();
+    let want = [
+        ("median of search", "nightly-26", ShiftKind::Regression),
+        ("p95 of search", "nightly-26", ShiftKind::Regression),
+        ("median of checkout", "nightly-31", ShiftKind::Expected),
+        ("p95 of checkout", "nightly-31", ShiftKind::Expected),
+    ];
+    let want: Vec<(String, &str, ShiftKind)> = want.iter().map(|(m, r, k)| (m.to_string(), *r, *k)).collect();
+    assert_eq!(got, want, "{:#?}", shifts.iter().map(|s| s.sentence()).collect::<Vec<_>>());
+}

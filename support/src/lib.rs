@@ -1,7 +1,8 @@
 //! What runlens' host tests, benches and e2e tests generate alike: synthetic bundles
-//! ([`bundle`]), JTL text ([`jtl`]) and medians ([`stats`]). Every generator is deterministic: the
-//! same arguments give the same bytes.
+//! ([`bundle`]; a nightly history with known shifts, [`history`]), JTL text ([`jtl`]) and medians
+//! ([`stats`]). Every generator is deterministic: the same arguments give the same bytes.
 
 pub mod bundle;
+pub mod history;
 pub mod jtl;
 pub mod stats;

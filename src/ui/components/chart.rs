@@ -45,6 +45,7 @@ pub mod symbol {
     pub const CIRCLE: &str = "circle";
     pub const CIRCLE_OPEN: &str = "circle-open";
     pub const DIAMOND: &str = "diamond";
+    pub const X: &str = "x";
 }
 
 /// The figure as the object Plotly.js takes (`{data, layout, config}`), built value by value

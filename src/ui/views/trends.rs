@@ -1,9 +1,12 @@
 //! Trends: one metric across every loaded run, ordered by a dimension (start time, release,
 //! build, …), each run judged against the selected baseline. The chart marks the baseline and the
 //! band within noise of it; points are coloured by verdict, so a nightly history of dozens of
-//! runs reads at a glance. Order and metric are part of the URL.
+//! runs reads at a glance. Change points mark the persistent shifts, on the chart and in words
+//! under it (`shifts`). Order and metric are part of the URL.
 
 mod chart;
+mod marks;
+mod shifts;
 
 use crate::analysis::trend::{default_order, order_value, ordered, orders, trend, trend_metrics, Trend, TrendMetric};
 use crate::bundle::Run;
@@ -101,6 +104,7 @@ pub fn Trends() -> impl IntoView {
                 </div>
                 <TrendHint all=m.all baseline=m.baseline order=m.order/>
                 <Chart figure=chart label="The chosen metric across the runs in order, the baseline marked" file_name="runlens-trend"/>
+                <shifts::ShiftList data=m.data/>
                 <TrendTable table/>
             }.into_any(), {let f = move || view! {
                 <p class="empty">{move || format!("A trend needs a figure that at least two runs share; the workspace has {} with none in common.", crate::format::count(all.with(Vec::len), "run", "runs"))}</p>

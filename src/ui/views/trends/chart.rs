@@ -1,8 +1,10 @@
 //! The chart of the Trends page: the chosen metric across the runs in order, the baseline and
-//! the band within noise of it marked, points coloured by verdict.
+//! the band within noise of it marked, points coloured by verdict, change points and annotated
+//! runs marked (`marks`); a regression on the baseline's level is drawn open, as a blip.
 
 use crate::analysis::trend::{Trend, ORDER_START};
-use crate::analysis::Verdict;
+use crate::analysis::{Verdict, Why};
+use crate::bundle::AnnotationKind;
 use crate::format;
 use crate::model::Measure;
 use crate::ui::components::chart::{
@@ -38,7 +40,7 @@ pub(super) fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dar
         }
     }
     for (name, colour, symbol, size, keep) in verdict_groups(p) {
-        let idx: Vec<usize> = (0..x.len()).filter(|i| keep(t.row.cells[*i].verdict) && y[*i].is_some()).collect();
+        let idx: Vec<usize> = (0..x.len()).filter(|i| keep(t, *i) && y[*i].is_some()).collect();
         if idx.is_empty() {
             continue;
         }
@@ -53,7 +55,10 @@ pub(super) fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dar
                 .with("hoverinfo", Attr::of(HoverInfo::Text)),
         );
     }
-    fig.set_layout(themed(dark, layout(t, by, unit_name, dark)));
+    let (shapes, labels) = super::marks::marks(t, &x, p);
+    let top = if labels.is_empty() { 20 } else { 34 };
+    let layout = layout(t, by, unit_name, dark).with("shapes", shapes).with("annotations", labels);
+    fig.set_layout(themed(dark, layout.with("margin", margin(10, 10, top, 10))));
     configured(fig, "runlens-trend")
 }
 
@@ -106,20 +111,34 @@ fn noise_band(t: &Trend, x: &[ChartText], b: f64, threshold: f64, colour: &'stat
     ]
 }
 
-/// A legend entry of points: its name, colour, marker symbol and size, and the verdicts it shows.
-type Group = (&'static str, &'static str, &'static str, u32, fn(Verdict) -> bool);
+/// A legend entry of points: its name, colour, marker symbol and size, and the runs it shows.
+type Group = (&'static str, &'static str, &'static str, u32, fn(&Trend, usize) -> bool);
 
-fn verdict_groups(p: &crate::palette::Palette) -> [Group; 5] {
+/// Run `i`'s verdict.
+fn v(t: &Trend, i: usize) -> Verdict {
+    t.row.cells[i].verdict
+}
+
+fn verdict_groups(p: &crate::palette::Palette) -> [Group; 7] {
     [
-        ("baseline", p.accent, symbol::DIAMOND, 13, |v| v == Verdict::Baseline),
-        ("regressed", p.worse, symbol::CIRCLE, 9, |v| v == Verdict::Regressed),
-        ("improved", p.better, symbol::CIRCLE, 9, |v| v == Verdict::Improved),
-        ("within noise", p.muted, symbol::CIRCLE, 7, |v| matches!(v, Verdict::WithinNoise | Verdict::Changed)),
-        ("not judged", p.muted, symbol::CIRCLE_OPEN, 8, |v| {
-            matches!(
-                v,
-                Verdict::NotComparable | Verdict::NotEnoughData | Verdict::Added | Verdict::Removed | Verdict::Missing
-            )
+        ("baseline", p.accent, symbol::DIAMOND, 13, |t, i| v(t, i) == Verdict::Baseline),
+        ("regressed", p.worse, symbol::CIRCLE, 9, |t, i| v(t, i) == Verdict::Regressed && !t.is_blip(i)),
+        ("regressed, a blip (no shift)", p.worse, symbol::CIRCLE_OPEN, 9, |t, i| {
+            v(t, i) == Verdict::Regressed && t.is_blip(i)
+        }),
+        ("improved", p.better, symbol::CIRCLE, 9, |t, i| v(t, i) == Verdict::Improved),
+        ("within noise", p.muted, symbol::CIRCLE, 7, |t, i| matches!(v(t, i), Verdict::WithinNoise | Verdict::Changed)),
+        ("excluded", p.muted, symbol::X, 9, |t, i| t.row.cells[i].why == Why::Excluded),
+        ("not judged", p.muted, symbol::CIRCLE_OPEN, 8, |t, i| {
+            t.row.cells[i].why != Why::Excluded
+                && matches!(
+                    v(t, i),
+                    Verdict::NotComparable
+                        | Verdict::NotEnoughData
+                        | Verdict::Added
+                        | Verdict::Removed
+                        | Verdict::Missing
+                )
         }),
     ]
 }
@@ -129,7 +148,17 @@ fn hover(t: &Trend, labels: &[String], i: usize) -> ChartText {
     let c = &t.row.cells[i];
     let v = c.value.map(|v| format::value(v, c.unit)).unwrap_or_default();
     let ch = c.change.map(|ch| format!(" ({})", ch.text(t.row.spec.family, c.unit))).unwrap_or_default();
-    ChartText::lines([text(&labels[i]), text(&format!("{v}{ch}")), text(c.verdict.label())])
+    let mut lines = vec![text(&labels[i]), text(&format!("{v}{ch}")), text(c.verdict.label())];
+    if let Some(s) = t.shifts.iter().find(|s| s.index == i) {
+        lines.push(text(&format!("shift starts: {} ({}), {}", s.change_text(), s.p_text(), s.kind_text())));
+    } else if t.is_blip(i) {
+        lines.push(text("a blip: on the baseline's level, no shift"));
+    }
+    if let Some(a) = t.annotations.get(i).and_then(Option::as_ref) {
+        let kind = if a.kind == AnnotationKind::Excluded { "excluded" } else { "expected change" };
+        lines.push(text(&if a.note.is_empty() { kind.to_string() } else { format!("{kind}: {}", a.note) }));
+    }
+    ChartText::lines(lines)
 }
 
 fn layout(t: &Trend, by: &str, unit_name: &str, dark: bool) -> Attrs {
@@ -141,7 +170,6 @@ fn layout(t: &Trend, by: &str, unit_name: &str, dark: bool) -> Attrs {
         .with("xaxis", x_axis)
         .with("yaxis", axis(dark, text(&format!("{} ({unit_name})", t.row.label()))))
         .with("hovermode", Attr::of(HoverMode::Closest))
-        .with("margin", margin(10, 10, 20, 10))
         // At the foot of the figure (the mode bar sits at the top right), below the axis labels
         // however tall they are: placed in the figure's height, not the plot's (which put it over
         // tilted run labels at narrow widths).
