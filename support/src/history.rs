@@ -12,8 +12,10 @@ use serde_json::{json, Value};
 /// Nights in the history.
 pub const NIGHTS: usize = 40;
 
-/// The transactions: name, p95 in ms, and the factor of each night (1-based) on it.
-fn transactions() -> [(&'static str, f64, fn(usize) -> f64); 5] {
+/// A transaction: its name, its p95 in ms, and the factor of each night (1-based) on it.
+type Shape = (&'static str, f64, fn(usize) -> f64);
+
+fn transactions() -> [Shape; 5] {
     [
         ("login", 140.0, |_| 1.0),
         ("search", 420.0, |n| if n >= 26 { 1.12 } else { 1.0 }),
