@@ -14,13 +14,8 @@ cd "$(dirname "$0")/.."
 say() { printf '\033[1m[bench-changepoints]\033[0m %s\n' "$*"; }
 
 VENV=target/changepoints-venv
-req_sum=$(sha256sum bench/changepoints/requirements.txt | cut -d' ' -f1)
-if [ "$(cat "$VENV/.runlens-req" 2>/dev/null)" != "$req_sum" ]; then
-  say "installing apache-otava into $VENV"
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --disable-pip-version-check -q -r bench/changepoints/requirements.txt
-  echo "$req_sum" > "$VENV/.runlens-req"
-fi
+source scripts/pinned-venv.sh
+pinned_venv "$VENV" bench/changepoints/requirements.txt
 
 say "building examples/changepoints.rs"
 cargo build --locked --quiet --profile worker --example changepoints

@@ -28,13 +28,8 @@ source scripts/env.sh
 export CARGO_INCREMENTAL=0
 
 VENV=target/bench-venv
-req_sum=$(sha256sum bench/ingest/requirements.txt | cut -d' ' -f1)
-if [ "$(cat "$VENV/.runlens-req" 2>/dev/null)" != "$req_sum" ]; then
-  say "installing the Python peers into $VENV"
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --disable-pip-version-check -q -r bench/ingest/requirements.txt
-  echo "$req_sum" > "$VENV/.runlens-req"
-fi
+source scripts/pinned-venv.sh
+pinned_venv "$VENV" bench/ingest/requirements.txt
 
 lock_sum=$(sha256sum bench/ingest/package-lock.json | cut -d' ' -f1)
 if [ "$(cat bench/ingest/node_modules/.runlens-lock 2>/dev/null)" != "$lock_sum" ]; then
