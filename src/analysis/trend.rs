@@ -4,7 +4,7 @@
 //! Runs annotated `excluded` keep their place and value but are neither judged nor part of the
 //! change points.
 
-use super::changepoint::history::{row_shifts, series_of, Shift};
+use super::changepoint::history::{row_shifts, series_of, Shift, ShiftKind};
 use super::compare::{compare_one, Row, Verdict, Why};
 use crate::bundle::{Annotation, Run};
 use crate::model::{facts, Section, Thresholds};
@@ -192,6 +192,14 @@ impl Trend {
         self.shifts.iter().filter(|s| s.index <= i).count()
     }
 
+    /// Whether run `i` is judged a regression on a level an expected change brought (its latest
+    /// shift is expected, and the baseline is before it): a trade-off, not an alarm.
+    pub fn is_expected(&self, i: usize) -> bool {
+        let latest = self.shifts.iter().rev().find(|s| s.index <= i);
+        self.row.cells.get(i).is_some_and(|c| c.is_regression())
+            && latest.is_some_and(|s| s.kind == ShiftKind::Expected && self.baseline < s.index)
+    }
+
     /// Whether run `i` is judged a regression while on the baseline's level (no shift between
     /// them, in a series long enough to show one): a noisy run, not an alarm.
     pub fn is_blip(&self, i: usize) -> bool {
@@ -289,6 +297,12 @@ mod tests {
         assert!(t.is_blip(5), "night 5 is on the baseline's level");
         assert!(!t.is_blip(14) && !t.is_blip(20), "nights after the shift are the shift");
         assert_eq!((t.level(13), t.level(14)), (0, 1));
+        assert!(!t.is_expected(20), "no annotation: the shift is a regression");
+        runs.iter_mut().find(|r| r.id == "n14").unwrap().annotation =
+            Some(Annotation { kind: crate::bundle::AnnotationKind::ExpectedChange, note: String::new() });
+        let refs: Vec<&Run> = runs.iter().collect();
+        let t = trend(&ordered(&refs, ORDER_START), "n0", m, ORDER_START, &Thresholds::default()).unwrap();
+        assert!(t.is_expected(14) && t.is_expected(20) && !t.is_expected(5), "after the expected shift");
     }
 
     #[test]

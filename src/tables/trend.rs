@@ -30,7 +30,7 @@ pub fn trend_table(t: &Trend, labels: &[String], order: &str) -> Table {
                 Cell::text(shift_note(t, i)),
             ];
             let mut row = Row::new(cells, i);
-            row.highlight = c.is_regression() && !t.is_blip(i);
+            row.highlight = c.is_regression() && !t.is_blip(i) && !t.is_expected(i);
             row
         })
         .collect();

@@ -42,6 +42,12 @@ fn tenth(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
 
+/// Night `n`'s start: 02:00 UTC on October `n`, then on into November.
+fn start(n: usize) -> String {
+    let (month, day) = if n <= 31 { (10, n) } else { (11, n - 31) };
+    format!("2026-{month:02}-{day:02}T02:00:00Z")
+}
+
 fn night(n: usize) -> Value {
     let broken = if n == 21 { 1.6 } else { 1.0 };
     let tx: Vec<Value> = transactions()
@@ -58,7 +64,7 @@ fn night(n: usize) -> Value {
         .collect();
     let id = format!("nightly-{n:02}");
     let mut run = json!({
-        "id": id, "label": id, "start": format!("2026-10-{n:02}T02:00:00Z"),
+        "id": id, "label": id, "start": start(n),
         "duration_s": tenth(3600.0 + 20.0 * noise(n, 90)), "dimensions": {"night": format!("{n:02}")},
         "transactions": tx
     });

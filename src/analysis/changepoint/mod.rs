@@ -125,7 +125,7 @@ impl Detector {
     /// Each value's row sum within `ranks[a..b]`, from the segment's values in order.
     fn fill_rows(&mut self, a: usize, b: usize) {
         let mut seg: Vec<u32> = self.ranks[a..b].to_vec();
-        seg.sort_unstable();
+        crate::order::sort_by_key(&mut seg, |r| *r);
         let total: f64 = seg.iter().map(|&r| self.sorted[r as usize]).sum();
         let (n, mut below) = (seg.len() as f64, 0.0);
         for (k, &r) in seg.iter().enumerate() {

@@ -56,9 +56,8 @@ pub(super) fn figure(t: &Trend, labels: &[String], by: &str, threshold: f64, dar
         );
     }
     let (shapes, labels) = super::marks::marks(t, &x, p);
-    let top = if labels.is_empty() { 20 } else { 34 };
     let layout = layout(t, by, unit_name, dark).with("shapes", shapes).with("annotations", labels);
-    fig.set_layout(themed(dark, layout.with("margin", margin(10, 10, top, 10))));
+    fig.set_layout(themed(dark, layout.with("margin", margin(10, 10, 20, 10))));
     configured(fig, "runlens-trend")
 }
 
@@ -119,10 +118,13 @@ fn v(t: &Trend, i: usize) -> Verdict {
     t.row.cells[i].verdict
 }
 
-fn verdict_groups(p: &crate::palette::Palette) -> [Group; 7] {
+fn verdict_groups(p: &crate::palette::Palette) -> [Group; 8] {
     [
         ("baseline", p.accent, symbol::DIAMOND, 13, |t, i| v(t, i) == Verdict::Baseline),
-        ("regressed", p.worse, symbol::CIRCLE, 9, |t, i| v(t, i) == Verdict::Regressed && !t.is_blip(i)),
+        ("regressed", p.worse, symbol::CIRCLE, 9, |t, i| {
+            v(t, i) == Verdict::Regressed && !t.is_blip(i) && !t.is_expected(i)
+        }),
+        ("regressed, expected", p.accent, symbol::CIRCLE, 8, |t, i| v(t, i) == Verdict::Regressed && t.is_expected(i)),
         ("regressed, a blip (no shift)", p.worse, symbol::CIRCLE_OPEN, 9, |t, i| {
             v(t, i) == Verdict::Regressed && t.is_blip(i)
         }),

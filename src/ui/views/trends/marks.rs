@@ -62,16 +62,21 @@ fn line(at: &ChartText, colour: &'static str, dash: &'static str) -> Attr {
     ])
 }
 
-/// The line's label, just above the plot.
+/// The line's label, inside the plot at its top, to the left of the line (the shift's size
+/// reads before the runs it starts; the mode bar above the plot would cover a label there).
 fn label(at: &ChartText, colour: &'static str, words: ChartText) -> Attr {
     Attr::obj([
         ("xref", "x".into()),
         ("yref", "paper".into()),
         ("x", at.clone().into()),
         ("y", 1.0.into()),
-        ("yanchor", "bottom".into()),
+        ("xanchor", "right".into()),
+        ("yanchor", "top".into()),
+        ("xshift", (-3).into()),
+        // Below Plotly's mode bar, which covers the plot's top right on narrow screens.
+        ("yshift", (-24).into()),
         ("showarrow", false.into()),
         ("text", words.into()),
-        ("font", Attr::obj([("color", colour.into()), ("size", 11u32.into())])),
+        ("font", Attr::obj([("color", colour.into()), ("size", 12u32.into())])),
     ])
 }
