@@ -1,7 +1,7 @@
 //! The change points and annotations on the trend chart: a vertical line at the first run after
 //! each shift, labelled with its size (red for a regression, green for an improvement, blue for
 //! an expected change), and a dotted line at each run annotated as an expected change where no
-//! shift was found. Labels are `ChartText`.
+//! shift was found, labelled at the plot's foot. Labels are `ChartText`.
 
 use crate::analysis::changepoint::history::{Shift, ShiftKind};
 use crate::analysis::trend::Trend;
@@ -16,7 +16,7 @@ pub(super) fn marks(t: &Trend, x: &[ChartText], p: &Palette) -> (Vec<Attr>, Vec<
         let Some(at) = x.get(s.index) else { continue };
         let colour = shift_colour(s, p);
         shapes.push(line(at, colour, "solid"));
-        labels.push(label(at, colour, text(&shift_label(s))));
+        labels.push(label(at, colour, text(&shift_label(s)), true));
     }
     let expected = t
         .annotations
@@ -26,7 +26,7 @@ pub(super) fn marks(t: &Trend, x: &[ChartText], p: &Palette) -> (Vec<Attr>, Vec<
     for (i, _) in expected.filter(|(i, _)| !t.shifts.iter().any(|s| s.index == *i)) {
         let Some(at) = x.get(i) else { continue };
         shapes.push(line(at, p.accent, "dot"));
-        labels.push(label(at, p.accent, text("expected change")));
+        labels.push(label(at, p.accent, text("expected change"), false));
     }
     (shapes, labels)
 }
@@ -62,19 +62,20 @@ fn line(at: &ChartText, colour: &'static str, dash: &'static str) -> Attr {
     ])
 }
 
-/// The line's label, inside the plot at its top, to the left of the line (the shift's size
-/// reads before the runs it starts; the mode bar above the plot would cover a label there).
-fn label(at: &ChartText, colour: &'static str, words: ChartText) -> Attr {
+/// The line's label, inside the plot, to the left of the line (the shift's size reads before
+/// the runs it starts): a shift's at the top, below Plotly's mode bar (which covers the plot's top
+/// right on narrow screens), an expected change's without a shift at the foot, so the two never
+/// overlap when they are close.
+fn label(at: &ChartText, colour: &'static str, words: ChartText, top: bool) -> Attr {
     Attr::obj([
         ("xref", "x".into()),
         ("yref", "paper".into()),
         ("x", at.clone().into()),
-        ("y", 1.0.into()),
+        ("y", if top { 1.0 } else { 0.0 }.into()),
         ("xanchor", "right".into()),
-        ("yanchor", "top".into()),
+        ("yanchor", if top { "top" } else { "bottom" }.into()),
         ("xshift", (-3).into()),
-        // Below Plotly's mode bar, which covers the plot's top right on narrow screens.
-        ("yshift", (-24).into()),
+        ("yshift", if top { -24 } else { 2 }.into()),
         ("showarrow", false.into()),
         ("text", words.into()),
         ("font", Attr::obj([("color", colour.into()), ("size", 12u32.into())])),
