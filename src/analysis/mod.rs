@@ -9,10 +9,12 @@ mod grid;
 mod judge;
 pub mod noise;
 mod summary;
+pub mod tail;
 pub mod trend;
 
 pub use compare::{
-    compare, compare_one, compare_with, intervals, Cell, Change, Intervals, Method, Row, Verdict, Why, INTERVAL_METRICS,
+    compare, compare_one, compare_with, intervals, Cell, Change, Evidence, Intervals, Method, Row, Verdict, Why,
+    INTERVAL_METRICS,
 };
 pub use config::{config_diff, ConfigRow};
 pub use grid::{grid, grid_dims, Grid, GridCell};
