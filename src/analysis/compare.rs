@@ -8,7 +8,7 @@ use super::noise::{self, Exceedance, Extreme, Interval};
 use super::tail::Tail;
 use crate::bundle::{Run, RunStatus, Transaction, Unit};
 use crate::model::Family;
-use crate::model::{facts, key_facts, Fact, Section, Spec, Thresholds};
+use crate::model::{facts, key_facts, transaction_samples, Fact, Section, Spec, Thresholds};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -48,8 +48,9 @@ impl Row {
     }
 }
 
-/// Latency statistics that get a bootstrap interval when both runs carry histograms.
-pub const INTERVAL_METRICS: [(&str, f64); 4] = [("median", 0.5), ("p90", 0.9), ("p95", 0.95), ("p99", 0.99)];
+/// Latency statistics that get a bootstrap interval when both runs carry histograms (p99 only
+/// when both runs have enough samples beyond it to be judged at all: `analysis::tail`).
+pub const INTERVAL_METRICS: [(&str, f64); 3] = [("median", 0.5), ("p95", 0.95), ("p99", 0.99)];
 
 /// What one transaction of one run has to be judged by against the baseline's.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -108,8 +109,15 @@ fn transaction_noise(
 ) -> Option<TransactionNoise> {
     let (ha, hb) = (a.histogram.as_ref()?, b.histogram.as_ref()?);
     let extreme = |which, va: Option<f64>, vb: Option<f64>| noise::extreme_change(which, (ha, va?), (hb, vb?));
+    let [median, p95, p99] = INTERVAL_METRICS.map(|(_, q)| (q, noise::seed(name, q)));
+    let [median, p95] = boot.quantile_changes(ha, hb, [median, p95]);
+    // p99 with too few samples beyond it is not judged: its interval (the costliest: drawn
+    // exactly) is not worth computing.
+    let tail = Tail::Quantile(p99.0);
+    let judged = !tail.too_few(transaction_samples(a)) && !tail.too_few(transaction_samples(b));
+    let p99 = if judged { boot.quantile_change(ha, hb, p99.0, p99.1) } else { None };
     Some(TransactionNoise {
-        quantiles: boot.quantile_changes(ha, hb, INTERVAL_METRICS.map(|(_, q)| (q, noise::seed(name, q)))),
+        quantiles: [median, p95, p99],
         max: extreme(Extreme::Max, a.max_ms, b.max_ms),
         min: extreme(Extreme::Min, a.min_ms, b.min_ms),
     })

@@ -1,6 +1,6 @@
 //! 95 % intervals for the change between two runs, so a verdict can tell a change from noise.
 //!
-//! **Latency quantiles (median, p90, p95, p99) from histograms: a percentile bootstrap.** Each replicate
+//! **Latency quantiles (median, p95, p99) from histograms: a percentile bootstrap.** Each replicate
 //! resamples both runs with replacement, multinomially from their histogram counts, as many
 //! samples as each run had; every resampled value sits at its bucket's upper bound. The
 //! replicate's quantile is the nearest rank (as the importers compute it) and the replicate's
