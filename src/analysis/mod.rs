@@ -1,10 +1,11 @@
 //! Analysis: aligns the facts of several runs by key and judges each change against noise
 //! (thresholds per metric family, bootstrap intervals where runs carry distributions), knowing
 //! which direction is better. Also the summary of a comparison, trends over many runs, grids over
-//! two dimensions and the configuration diff.
+//! two dimensions, the configuration diff and the criteria of a CI gate.
 
 mod compare;
 mod config;
+pub mod criteria;
 mod grid;
 mod judge;
 pub mod noise;
