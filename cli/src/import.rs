@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// Runs the command; `false` when an input was refused or the bundle could not be written.
 pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
-    let threads = args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
+    let threads = args.threads.map_or_else(cores, usize::from);
     let say = Say { quiet: args.quiet };
     let mut ok = true;
     let append = match &args.append {
@@ -74,8 +74,13 @@ pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
     true
 }
 
+/// Threads to read one large JMeter CSV with when none are asked for: the cores.
+pub(crate) fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// How a path is named in messages and run ids (`-` is standard input).
-fn name(path: &Path) -> String {
+pub(crate) fn name(path: &Path) -> String {
     if path.as_os_str() == "-" {
         "stdin".into()
     } else {
@@ -88,7 +93,7 @@ fn import_input(input: &Input, threads: usize) -> Result<Imported, LoadError> {
 }
 
 /// Imports one file from disk (streamed; in ranges when it is a large JMeter CSV) or standard input.
-fn import_one(path: &Path, format: Option<Format>, threads: usize) -> Result<Imported, LoadError> {
+pub(crate) fn import_one(path: &Path, format: Option<Format>, threads: usize) -> Result<Imported, LoadError> {
     if path.as_os_str() == "-" {
         let stdin = std::io::stdin().lock();
         return imp::import("stdin", stdin, format, &mut |_, _| {});

@@ -1,9 +1,10 @@
-//! `runlens` on the command line: result files into a runlens bundle (`runlens import`), and what
-//! a file is (`runlens detect`). The importers are the library's, the same code the viewer runs in
-//! the browser. Arguments are parsed by clap (https://docs.rs/clap/4); the order of `--run`,
+//! `runlens` on the command line: result files into a runlens bundle (`runlens import`), what a
+//! file is (`runlens detect`), and a CI gate on a comparison (`runlens compare`). The importers and
+//! the comparison are the library's, the same code the viewer runs in the browser. Arguments are parsed by clap (https://docs.rs/clap/4); the order of `--run`,
 //! `--label`, `--dim`, `--format` and the files matters, and is read from clap's argument indices
 //! (`ArgMatches::indices_of`, as clap's `find` cookbook example does).
 
+mod compare;
 mod detect;
 mod import;
 mod order;
@@ -13,14 +14,24 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Exit code when an input was refused (clap exits with 2 on a usage error).
-const REFUSED: u8 = 1;
+/// Exit codes of every subcommand.
+pub mod exit {
+    /// Nothing failed.
+    pub const OK: u8 = 0;
+    /// A criterion failed (`compare`).
+    pub const FAILED: u8 = 1;
+    /// Bad input: a file refused, a criteria file with an error.
+    pub const BAD_INPUT: u8 = 2;
+    /// Usage error (clap's own usage errors included).
+    pub const USAGE: u8 = 3;
+}
+
+const EXIT_CODES: &str = "Exit codes: 0 nothing failed, 1 a criterion failed (compare), 2 bad input (a file \
+refused, a criteria file with an error; the message names the file and the place), 3 usage error.";
 
 #[derive(Parser, Debug)]
-#[command(name = "runlens", version, about = "Performance-test results into runlens bundles", long_about = None)]
-#[command(
-    after_help = "Exit codes: 0 done, 1 an input was refused (the message names the file and the place), 2 usage error."
-)]
+#[command(name = "runlens", version, about = "Performance-test results into runlens bundles, and a CI gate on their comparison", long_about = None)]
+#[command(after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -32,6 +43,8 @@ enum Command {
     Import(ImportArgs),
     /// Print the format runlens detects for each file
     Detect(DetectArgs),
+    /// Compare runs as the viewer does and fail when a criterion fails (a CI gate)
+    Compare(compare::CompareArgs),
 }
 
 const IMPORT_HELP: &str = "\
@@ -109,25 +122,54 @@ pub struct DetectArgs {
 }
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let ok = match cli.command {
+    let matches = match Cli::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return clap_exit(&e),
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => return clap_exit(&e),
+    };
+    let code = match cli.command {
         Command::Import(args) => {
             let sub = matches.subcommand_matches("import");
             let items = sub.map(order::items).unwrap_or_default();
             let plan = order::plan(items).unwrap_or_else(|message| usage_error("import", &message));
-            import::run(&args, plan)
+            if import::run(&args, plan) {
+                exit::OK
+            } else {
+                exit::BAD_INPUT
+            }
         }
-        Command::Detect(args) => detect::run(&args.files),
+        Command::Detect(args) => {
+            if detect::run(&args.files) {
+                exit::OK
+            } else {
+                exit::BAD_INPUT
+            }
+        }
+        Command::Compare(args) => compare::run(&args).unwrap_or_else(|e| match e {
+            compare::Stop::Usage(message) => usage_error("compare", &message),
+            compare::Stop::BadInput(messages) => {
+                messages.iter().for_each(|m| eprintln!("error: {m}"));
+                exit::BAD_INPUT
+            }
+        }),
     };
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(REFUSED)
+    ExitCode::from(code)
+}
+
+/// Prints clap's message; help and version exit 0, every usage error `exit::USAGE`.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let _ = e.print();
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => ExitCode::from(exit::OK),
+        _ => ExitCode::from(exit::USAGE),
     }
 }
 
-/// Exits as clap does on a usage error (code 2), with the subcommand's usage line.
+/// Exits as clap does on a usage error, with the subcommand's usage line, and `exit::USAGE`.
 fn usage_error(sub: &str, message: &str) -> ! {
     let mut cmd = Cli::command();
     cmd.build();
@@ -135,5 +177,6 @@ fn usage_error(sub: &str, message: &str) -> ! {
         Some(s) => s.error(clap::error::ErrorKind::ArgumentConflict, message),
         None => cmd.error(clap::error::ErrorKind::ArgumentConflict, message),
     };
-    err.exit()
+    let _ = err.print();
+    std::process::exit(i32::from(exit::USAGE))
 }
