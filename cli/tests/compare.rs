@@ -113,12 +113,18 @@ fn the_same_runs_pass_with_0_and_quiet_prints_nothing() {
 
 #[test]
 fn criteria_errors_exit_2_and_say_where() {
-    let toml = "min_samples = 10\n[[fail]]\nwhen = \"p95 > +10%\"\nwehn = 3\n";
+    let toml = "min_samples = 10\n[[fail]]\nwhen = \"p95 > +10%\"\nwehn = 3\n[[fail]]\nwhen = \"p59 > 1 s\"\n";
     let yaml = "fail:\n  - when: \"p95 >> 10\"\n  - when: latency > 5 MB\n";
     let names = "ignore = [\"nothing*\"]\n[[fail]]\nwhen = \"p95 > +10%\"\ntransactions = \"serch*\"\n";
     let d = setup(&[("keys.toml", toml), ("when.yml", yaml), ("names.toml", names), ("syntax.toml", "fail = [\n")]);
     for (file, expected) in [
-        ("keys.toml", vec!["error: keys.toml:4:8: at fail[0].wehn: unknown key"]),
+        (
+            "keys.toml",
+            vec![
+                "error: keys.toml:4:8: at fail[0].wehn: unknown key",
+                "error: keys.toml:6:8: at fail[1].when: “p59 > 1 s” names a statistic",
+            ],
+        ),
         (
             "when.yml",
             vec![

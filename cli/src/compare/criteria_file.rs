@@ -156,11 +156,12 @@ fn locate(root: &Node, path: &Path) -> (usize, usize) {
     at.at
 }
 
-/// A criteria file read: its criteria, and the tree that places their errors.
+/// A criteria file read: its criteria, their unknown keys, and the tree that places errors.
 pub struct CriteriaFile {
     pub name: String,
     root: Node,
     pub criteria: Criteria,
+    pub unknown: Vec<CriteriaError>,
 }
 
 impl CriteriaFile {
@@ -197,9 +198,9 @@ pub fn read(path: &std::path::Path) -> Result<CriteriaFile, Vec<String>> {
         },
         _ => return Err(vec![format!("{name}: a criteria file is .toml, .yaml or .yml")]),
     };
-    let mut file = CriteriaFile { name, root, criteria: Criteria::default() };
+    let mut file = CriteriaFile { name, root, criteria: Criteria::default(), unknown: Vec::new() };
     match runlens::analysis::criteria::from_json(to_json(&file.root)) {
-        Ok(c) => file.criteria = c,
+        Ok((c, unknown)) => (file.criteria, file.unknown) = (c, unknown),
         Err(errors) => return Err(errors.iter().map(|e| file.error(e)).collect()),
     }
     Ok(file)

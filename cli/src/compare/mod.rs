@@ -94,27 +94,29 @@ pub enum Stop {
 /// The criteria in force: the file's, else the first bundle's that has thresholds; errors placed.
 fn criteria_of(args: &CompareArgs, sel: &inputs::Selection, rows: &[Row]) -> Result<Option<gate::Criteria>, Stop> {
     if let Some(path) = &args.criteria {
-        let file = criteria_file::read(path).map_err(Stop::BadInput)?;
-        let placed =
-            |errors: Vec<criteria::CriteriaError>| Stop::BadInput(errors.iter().map(|e| file.error(e)).collect());
-        let rules = criteria::compile(&file.criteria).map_err(placed)?;
-        criteria::check_names(&rules, rows).map_err(placed)?;
+        let mut file = criteria_file::read(path).map_err(Stop::BadInput)?;
+        let unknown = std::mem::take(&mut file.unknown);
+        let rules = criteria::check(&file.criteria, unknown, rows)
+            .map_err(|errors| Stop::BadInput(errors.iter().map(|e| file.error(e)).collect()))?;
         return Ok(Some(gate::Criteria { source: file.name.clone(), rules }));
     }
     let ws = &sel.workspace;
     let Some(i) = ws.sources.iter().position(|s| s.thresholds.is_some()) else { return Ok(None) };
     let Some(c) = ws.sources[i].thresholds.as_ref().and_then(|t| t.criteria.as_ref()) else { return Ok(None) };
     let name = &ws.sources[i].name;
-    let placed = |errors: Vec<criteria::CriteriaError>| {
-        Stop::BadInput(errors.iter().map(|e| in_bundle(name, &e.path.to_string(), &e.message)).collect())
-    };
+    // The loader names unknown keys by their JSON path already (`thresholds.criteria.fail[0].x`).
     let unknown = sel.unknown_keys.get(i).map_or(&[][..], Vec::as_slice);
-    if !unknown.is_empty() {
-        return Err(Stop::BadInput(unknown.iter().map(|p| format!("{name}: at {p}: unknown key")).collect()));
+    let mut messages: Vec<String> = unknown.iter().map(|p| format!("{name}: at {p}: unknown key")).collect();
+    match criteria::check(c, Vec::new(), rows) {
+        Ok(rules) if messages.is_empty() => {
+            Ok(Some(gate::Criteria { source: format!("{name} (thresholds.criteria)"), rules }))
+        }
+        Ok(_) => Err(Stop::BadInput(messages)),
+        Err(errors) => {
+            messages.extend(errors.iter().map(|e| in_bundle(name, &e.path.to_string(), &e.message)));
+            Err(Stop::BadInput(messages))
+        }
     }
-    let rules = criteria::compile(c).map_err(placed)?;
-    criteria::check_names(&rules, rows).map_err(placed)?;
-    Ok(Some(gate::Criteria { source: format!("{name} (thresholds.criteria)"), rules }))
 }
 
 fn in_bundle(file: &str, path: &str, message: &str) -> String {

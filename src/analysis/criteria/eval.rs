@@ -109,6 +109,9 @@ pub fn check_names(rules: &Rules, rows: &[Row]) -> Result<(), Vec<CriteriaError>
                 errors.push(CriteriaError::at(&at("transactions"), m));
             }
         }
+        if let Some(m) = unknown_statistic(rule, rows, &covered) {
+            errors.push(CriteriaError::at(&at("when"), m));
+        }
         if let Some(r) = covered.iter().find(|r| !fits(rule.when.bound, kind_of(r).0)) {
             let m = format!("“{}” is {}, which “{}” does not fit", r.label(), kind_of(r).0.name(), rule.text);
             errors.push(CriteriaError::at(&at("when"), m));
@@ -119,6 +122,31 @@ pub fn check_names(rules: &Rules, rows: &[Row]) -> Result<(), Vec<CriteriaError>
     } else {
         Err(errors)
     }
+}
+
+/// A statistic no row has while its family has rows (a typo such as `cpu.peek` or `p59`): the
+/// statistics there are, in words.
+fn unknown_statistic(rule: &Rule, rows: &[Row], covered: &[&Row]) -> Option<String> {
+    let (family, transactions_only) = match &rule.when.selector {
+        Selector::Family(_) => return None,
+        Selector::Statistic(_) => (rule.when.selector.family(), true),
+        Selector::FamilyStatistic(f, _) => (*f, false),
+    };
+    if !covered.is_empty() {
+        return None;
+    }
+    let mut have: Vec<&str> = Vec::new();
+    for r in rows.iter().filter(|r| r.spec.family == family && r.section != Section::Error) {
+        if (!transactions_only || r.section == Section::Transaction)
+            && !r.metric.is_empty()
+            && !have.contains(&&*r.metric)
+        {
+            have.push(&r.metric);
+        }
+    }
+    (!have.is_empty()).then(|| {
+        format!("“{}” names a statistic the compared runs do not have; they have {}", rule.text, have.join(", "))
+    })
 }
 
 /// What one rule made of one row.

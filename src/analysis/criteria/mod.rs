@@ -88,6 +88,35 @@ pub struct Rules {
 
 /// Reads every `when`; all errors at once, each with its place.
 pub fn compile(c: &Criteria) -> Result<Rules, Vec<CriteriaError>> {
+    let (rules, errors) = compile_all(c);
+    if errors.is_empty() {
+        Ok(rules)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Checks criteria in full: the rules read, unknown keys found before (`unknown`), and the names
+/// and units checked against the compared rows; every error at once.
+pub fn check(
+    c: &Criteria,
+    unknown: Vec<CriteriaError>,
+    rows: &[crate::analysis::Row],
+) -> Result<Rules, Vec<CriteriaError>> {
+    let (rules, mut errors) = compile_all(c);
+    errors.splice(0..0, unknown);
+    if let Err(e) = check_names(&rules, rows) {
+        errors.extend(e);
+    }
+    if errors.is_empty() {
+        Ok(rules)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The rules that read, and the errors of those that do not.
+fn compile_all(c: &Criteria) -> (Rules, Vec<CriteriaError>) {
     let mut errors = Vec::new();
     let mut rules = Vec::new();
     for (i, f) in c.fail.iter().enumerate() {
@@ -109,16 +138,12 @@ pub fn compile(c: &Criteria) -> Result<Rules, Vec<CriteriaError>> {
     if c.fail.is_empty() {
         errors.push(CriteriaError::at(&[], "no criterion: add at least one [[fail]] with a `when`"));
     }
-    if errors.is_empty() {
-        Ok(Rules { rules, ignore: c.ignore.clone(), min_samples: c.min_samples })
-    } else {
-        Err(errors)
-    }
+    (Rules { rules, ignore: c.ignore.clone(), min_samples: c.min_samples }, errors)
 }
 
-/// Criteria from a JSON value (what a TOML or YAML file becomes): unknown keys and values of the
-/// wrong type are errors with their path.
-pub fn from_json(value: serde_json::Value) -> Result<Criteria, Vec<CriteriaError>> {
+/// Criteria from a JSON value (what a TOML or YAML file becomes), with an error for each unknown
+/// key (to report with the others, see `check`); a value of the wrong type is an error.
+pub fn from_json(value: serde_json::Value) -> Result<(Criteria, Vec<CriteriaError>), Vec<CriteriaError>> {
     let mut unknown = Vec::new();
     let mut on_unknown = |p: serde_ignored::Path<'_>| unknown.push(ignored_path(&p));
     let de = serde_ignored::Deserializer::new(value, &mut on_unknown);
@@ -126,8 +151,7 @@ pub fn from_json(value: serde_json::Value) -> Result<Criteria, Vec<CriteriaError
     let mut errors: Vec<CriteriaError> =
         unknown.into_iter().map(|p| CriteriaError { path: p, message: "unknown key".into() }).collect();
     match parsed {
-        Ok(c) if errors.is_empty() => Ok(c),
-        Ok(_) => Err(errors),
+        Ok(c) => Ok((c, errors)),
         Err(e) => {
             let path = Path(
                 e.path()

@@ -120,6 +120,11 @@ fn names_that_match_nothing_and_units_that_do_not_fit_are_errors_with_places() {
     let places: Vec<String> = errs.iter().map(|e| e.path.to_string()).collect();
     assert_eq!(places, vec!["ignore[0]", "fail[0].transactions", "fail[1].when"]);
     assert!(errs[2].message.contains("db · memory · peak” is a percentage"), "{}", errs[2].message);
+    let typo = compile(&Criteria { fail: vec![fail("memory.peek > 90%"), fail("p59 > 1 s")], ..Default::default() });
+    let errs = check_names(&typo.unwrap(), &rows).unwrap_err();
+    assert_eq!(errs.len(), 2, "{errs:?}");
+    assert!(errs[0].message.ends_with("they have peak"), "{}", errs[0].message);
+    assert!(errs[1].message.contains("they have median, p95"), "{}", errs[1].message);
 }
 
 #[test]
@@ -153,9 +158,14 @@ fn compile_collects_every_bad_when_with_its_place() {
 #[test]
 fn unknown_keys_and_wrong_types_come_with_paths() {
     let v = serde_json::json!({"fail": [{"when": "p95 > +1%", "wehn": 1}], "ignor": []});
-    let errs = from_json(v).unwrap_err();
-    let places: Vec<String> = errs.iter().map(|e| format!("{}: {}", e.path, e.message)).collect();
+    let (c, unknown) = from_json(v).unwrap();
+    let places: Vec<String> = unknown.iter().map(|e| format!("{}: {}", e.path, e.message)).collect();
     assert_eq!(places, vec!["fail[0].wehn: unknown key", "ignor: unknown key"]);
+    // Reported with the other errors, in one go.
+    let bad = Criteria { fail: vec![fail("p95 > 3 GB")], ..c };
+    let errs = check(&bad, unknown, &pair()).unwrap_err();
+    let places: Vec<String> = errs.iter().map(|e| e.path.to_string()).collect();
+    assert_eq!(places, vec!["fail[0].wehn", "ignor", "fail[0].when"]);
     let errs = from_json(serde_json::json!({"fail": [{"when": 5}]})).unwrap_err();
     assert_eq!(errs[0].path.to_string(), "fail[0].when");
     assert!(from_json(serde_json::json!({"fail": [{"when": "p95 > 1 s"}]})).is_ok());
