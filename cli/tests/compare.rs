@@ -111,42 +111,59 @@ fn the_same_runs_pass_with_0_and_quiet_prints_nothing() {
     assert!(std::fs::read_to_string(d.path().join("out.md")).unwrap().starts_with("❌ **runlens compare failed"));
 }
 
+/// Four errors in each format: a pattern that matches nothing, a bad `when`, an unknown key, a
+/// unit that does not fit, and a second pattern that matches nothing.
+const BAD_TOML: &str = r#"ignore = ["nothing*"]
+[[fail]]
+when = "p95 >> 10"
+wehn = 3
+[[fail]]
+when = "latency > 5 MB"
+[[fail]]
+when = "p95 > +10%"
+transactions = "serch*"
+"#;
+
+const BAD_YAML: &str = "ignore: [\"nothing*\"]
+fail:
+  - when: p95 >> 10
+    wehn: 3
+  - when: latency > 5 MB
+  - when: p95 > +10%
+    transactions: serch*
+";
+
 #[test]
 fn criteria_errors_exit_2_and_say_where() {
-    let toml = "min_samples = 10\n[[fail]]\nwhen = \"p95 > +10%\"\nwehn = 3\n[[fail]]\nwhen = \"p59 > 1 s\"\n";
-    let yaml = "fail:\n  - when: \"p95 >> 10\"\n  - when: latency > 5 MB\n";
-    let names = "ignore = [\"nothing*\"]\n[[fail]]\nwhen = \"p95 > +10%\"\ntransactions = \"serch*\"\n";
-    let d = setup(&[("keys.toml", toml), ("when.yml", yaml), ("names.toml", names), ("syntax.toml", "fail = [\n")]);
-    for (file, expected) in [
-        (
-            "keys.toml",
-            vec![
-                "error: keys.toml:4:8: at fail[0].wehn: unknown key",
-                "error: keys.toml:6:8: at fail[1].when: “p59 > 1 s” names a statistic",
-            ],
-        ),
-        (
-            "when.yml",
-            vec![
-                "error: when.yml:2:11: at fail[0].when: “> 10” is not a number with a unit",
-                "error: when.yml:3:11: at fail[1].when: latency is a time, not a size in bytes",
-            ],
-        ),
-        (
-            "names.toml",
-            vec![
-                "error: names.toml:1:11: at ignore[0]: “nothing*” matches no transaction or other figure of the compared runs",
-                "error: names.toml:4:16: at fail[0].transactions: “serch*” matches no transaction with figures that “p95 > +10%” covers",
-            ],
-        ),
-        ("syntax.toml", vec!["error: syntax.toml:1:9: "]),
-    ] {
-        let o = runlens(d.path(), &["compare", "base.jtl", "cand.jtl", "--criteria", file]);
-        assert_eq!(code(&o), Some(2), "{file}: {}", text(&o.stderr));
-        for line in expected {
-            assert!(text(&o.stderr).contains(line), "{file}: {line}\n{}", text(&o.stderr));
-        }
-    }
+    let bundle = bundle_with(serde_json::json!({
+        "ignore": ["nothing*"],
+        "fail": [{"when": "p95 >> 10", "wehn": 3}, {"when": "latency > 5 MB"}, {"when": "p95 > +10%", "transactions": "serch*"}],
+    }));
+    let d =
+        setup(&[("bad.toml", BAD_TOML), ("bad.yml", BAD_YAML), ("bad.json", &bundle), ("syntax.toml", "fail = [\n")]);
+    let messages = [
+        "at fail[0].wehn: unknown key",
+        "at fail[0].when: “> 10” is not a number with a unit (e.g. +10%, 500 ms, 1%)",
+        "at fail[1].when: latency is a time, not a size in bytes",
+        "at ignore[0]: “nothing*” matches no transaction or other figure of the compared runs",
+        "at fail[2].transactions: “serch*” matches no transaction with figures that “p95 > +10%” covers",
+    ];
+    let expect = |stderr: &str, places: [&str; 5]| {
+        let lines: Vec<&str> = stderr.lines().collect();
+        let wanted: Vec<String> = places.iter().zip(messages).map(|(p, m)| format!("error: {p} {m}")).collect();
+        assert_eq!(lines, wanted, "{stderr}");
+    };
+    let run = |args: &[&str]| {
+        let o = runlens(d.path(), args);
+        assert_eq!(code(&o), Some(2), "{args:?}: {}", text(&o.stderr));
+        text(&o.stderr)
+    };
+    let file = |f: &str| run(&["compare", "base.jtl", "cand.jtl", "--criteria", f]);
+    expect(&file("bad.toml"), ["bad.toml:4:8:", "bad.toml:3:8:", "bad.toml:6:8:", "bad.toml:1:11:", "bad.toml:9:16:"]);
+    expect(&file("bad.yml"), ["bad.yml:4:11:", "bad.yml:3:11:", "bad.yml:5:11:", "bad.yml:1:10:", "bad.yml:7:19:"]);
+    let json = run(&["compare", "bad.json"]).replace("bad.json: at thresholds.criteria.", "bad.json: at ");
+    expect(&json, ["bad.json:", "bad.json:", "bad.json:", "bad.json:", "bad.json:"]);
+    assert!(file("syntax.toml").starts_with("error: syntax.toml:1:9: "));
 }
 
 /// A bundle of runs `a` and `b` (p95 100 → 150 ms, 1,000 samples each) with `criteria` as its
