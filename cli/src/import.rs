@@ -4,7 +4,7 @@
 //! the bundle, checked to load back as the viewer loads it.
 
 use crate::order::{Input, PlannedGroup};
-use crate::{output, ImportArgs};
+use crate::{history, output, ImportArgs};
 use runlens::assemble::group::{self, File, Group, Options};
 use runlens::bundle::{LoadError, Warning};
 use runlens::import::{self as imp, common::parallel, Format, Imported};
@@ -50,7 +50,7 @@ pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
         return false;
     }
     let options = Options { title: args.title.clone(), baseline: args.baseline.clone() };
-    let (bundle, warnings) = match group::bundle_of(append, groups, &options) {
+    let (mut bundle, warnings) = match group::bundle_of(append, groups, &options) {
         Ok(x) => x,
         Err(message) => {
             say.error(&message);
@@ -59,6 +59,10 @@ pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
     };
     for w in &warnings {
         say.warning(w);
+    }
+    if let Some(bounds) = history_bounds(args) {
+        let outcome = history::bound(&mut bundle, &bounds);
+        say.note(&outcome.describe(&bounds));
     }
     let written = match (&args.output, args.summary) {
         (None, true) => Ok(()),
@@ -77,6 +81,16 @@ pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
 /// Threads to read one large JMeter CSV with when none are asked for: the cores.
 pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The bounds `--keep`, `--keep-thinned` and `--sparse-days` set, if `--keep` is given.
+fn history_bounds(args: &ImportArgs) -> Option<history::Bounds> {
+    let count = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
+    args.keep.map(|keep| history::Bounds {
+        keep: count(keep),
+        keep_thinned: count(args.keep_thinned),
+        sparse_days: args.sparse_days,
+    })
 }
 
 /// How a path is named in messages and run ids (`-` is standard input).
@@ -109,6 +123,12 @@ struct Say {
 impl Say {
     fn error(&self, message: &str) {
         eprintln!("error: {message}");
+    }
+
+    fn note(&self, message: &str) {
+        if !self.quiet {
+            eprintln!("{message}");
+        }
     }
 
     fn imported(&self, file: &str, i: &Imported) {

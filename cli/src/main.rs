@@ -6,6 +6,7 @@
 
 mod compare;
 mod detect;
+mod history;
 mod import;
 mod order;
 mod output;
@@ -40,7 +41,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Import result files into one bundle
-    Import(ImportArgs),
+    Import(Box<ImportArgs>),
     /// Print the format runlens detects for each file
     Detect(DetectArgs),
     /// Compare runs as the viewer does and fail when a criterion fails (a CI gate)
@@ -60,7 +61,15 @@ Examples:
                  --run poppy --dim release=Poppy poppy.jtl indices-poppy.txt \\
                  --baseline orchid --title 'mod-search, Orchid vs Poppy' -o report.json.gz
   runlens import --append site/history.json --run nightly-2024-05-01 --dim date=2024-05-01 \\
-                 results.jtl -o site/history.json";
+                 results.jtl -o site/history.json
+
+History:
+  --keep N bounds a history (last in the file is newest): the newest N runs stay whole; the next
+  --keep-thinned M (default 365) lose their latency histograms and time series but keep every
+  summary a trend reads; older ones are kept one per --sparse-days D (default 7) by start time
+  (or their date dimension), oldest first, and the rest dropped. Runs named by the bundle's
+  comparisons stay whole. Bounding again changes nothing.
+  runlens import --append site/history.json --keep 30 --run nightly-412 results.jtl -o site/history.json";
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = IMPORT_HELP, after_long_help = IMPORT_HELP)]
@@ -100,6 +109,19 @@ pub struct ImportArgs {
     /// Add the runs to this bundle (e.g. last night's history); ids stay unique
     #[arg(long, value_name = "BUNDLE")]
     pub append: Option<PathBuf>,
+
+    /// Bound the bundle's history: keep the newest N runs whole, thin and space out older ones
+    /// (see "History" below)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub keep: Option<u32>,
+
+    /// With --keep: how many runs after the newest N keep their summaries without histograms
+    #[arg(long, value_name = "M", default_value_t = 365, requires = "keep")]
+    pub keep_thinned: u32,
+
+    /// With --keep: older runs are kept one per D days by start time (0 drops them)
+    #[arg(long, value_name = "D", default_value_t = 7, requires = "keep")]
+    pub sparse_days: u32,
 
     /// Threads reading one large JMeter CSV in parallel [default: the number of cores]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
