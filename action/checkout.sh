@@ -8,7 +8,7 @@ repo="${GITHUB_WORKSPACE:?GITHUB_WORKSPACE is not set}"
 rm -rf "$PAGES"
 git -C "$repo" worktree prune
 status=0
-git -C "$repo" ls-remote --exit-code --heads origin "$PAGES_BRANCH" > /dev/null || status=$?
+git -C "$repo" ls-remote --exit-code origin "refs/heads/$PAGES_BRANCH" > /dev/null || status=$?
 if [ "$status" = 0 ]; then
   git -C "$repo" fetch --quiet --no-tags --depth=1 origin "+refs/heads/$PAGES_BRANCH:refs/remotes/origin/$PAGES_BRANCH"
   git -C "$repo" worktree add --quiet --detach "$PAGES" "origin/$PAGES_BRANCH"

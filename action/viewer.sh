@@ -4,6 +4,7 @@
 # (scripts/setup.sh --build-only: trunk from crates.io, Plotly.js from npm), or copied from
 # RUNLENS_VIEWER_DIST (input viewer-dist: a dist/ built before). The files of the previous deploy
 # (listed in .runlens-viewer) are removed first, so old hashed files do not pile up.
+# .nojekyll at the branch's root: GitHub Pages serves the files as they are.
 source "$(dirname "$0")/lib.sh"
 
 if ! truthy "${RUNLENS_DEPLOY_VIEWER:-false}" || ! appending; then
@@ -24,4 +25,5 @@ if [ -f "$site/.runlens-viewer" ]; then
 fi
 cp -R "$dist/." "$site/"
 (cd "$dist" && find . -type f | sed 's#^\./##' | sort) > "$site/.runlens-viewer"
+touch "$PAGES/.nojekyll"
 say "viewer from $dist deployed next to $HISTORY"

@@ -188,6 +188,7 @@ fn the_action_compares_appends_bounds_and_gates_night_after_night() {
     );
     assert!(repo.published("README.md").is_some(), "the site's own files stay");
     assert!(repo.published("index.html").is_some() && repo.published("app-1.wasm").is_some(), "the viewer");
+    assert!(repo.published(".nojekyll").is_some(), "served as it is");
 
     // A good night passes.
     let good = night(&repo, 2, "schedule", 1.0, &[]);
