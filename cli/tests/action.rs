@@ -64,6 +64,7 @@ impl Repo {
         git(&ws, &["push", "--quiet", "origin", "HEAD:gh-pages"]);
         git(&ws, &["checkout", "--quiet", "main"]);
         std::fs::create_dir(p.join("dist")).unwrap();
+        std::fs::write(ws.join("criteria.toml"), "[[fail]]\nwhen = \"p95 > +20%\"\n").unwrap();
         Repo { root }
     }
 
@@ -128,6 +129,7 @@ fn night(repo: &Repo, n: u64, event: &str, slow: f64, vars: &[(&str, &str)]) -> 
         ("RUNLENS_RUN_ID", id),
         ("RUNLENS_DIMS", "plan=nightly".into()),
         ("RUNLENS_TITLE", "Nightly".into()),
+        ("RUNLENS_CRITERIA", "criteria.toml".into()),
         ("RUNLENS_KEEP", "2".into()),
         ("RUNLENS_KEEP_THINNED", "2".into()),
         ("RUNLENS_SPARSE_DAYS", "0".into()),
@@ -197,10 +199,16 @@ fn the_action_compares_appends_bounds_and_gates_night_after_night() {
     assert!(repo.published("app-1.wasm").is_none() && repo.published("app-2.wasm").is_some(), "old viewer files go");
 
     // A regressed night fails the gate with exit code 1, after its run is published.
-    let bad = night(&repo, 3, "schedule", 1.5, &[]);
+    let bad = night(&repo, 3, "schedule", 1.5, &[("RUNLENS_VIEWER_URL", "https://o.github.io/r/")]);
     assert_eq!((bad.code, bad.outputs["verdict"].as_str(), bad.outputs["exit-code"].as_str()), (1, "fail", "1"));
     assert_eq!(ids(&repo.history()), ["night-1", "night-2", "night-3"]);
-    assert!(!bad.summary.is_empty() && bad.summary.contains("night-3"), "{}", bad.summary);
+    assert!(bad.summary.contains("failed the criteria of criteria\\.toml"), "{}", bad.summary);
+    assert!(
+        bad.summary.contains("### Run 3 against Run 2") && bad.summary.contains("| T01 · p95 |"),
+        "{}",
+        bad.summary
+    );
+    assert!(bad.summary.contains("https://o.github.io/r/?src=https"), "a link to the viewer: {}", bad.summary);
     assert!(std::path::Path::new(&bad.outputs["summary-file"]).is_file());
     // Without fail-on-regression the same verdict does not fail the job.
     let lenient = night(&repo, 4, "schedule", 1.5 * 1.5, &[("RUNLENS_FAIL_ON_REGRESSION", "false")]);
