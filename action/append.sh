@@ -15,4 +15,16 @@ if [ -n "${RUNLENS_KEEP:-}" ] && [ "$RUNLENS_KEEP" != 0 ]; then
   args+=(--keep "$RUNLENS_KEEP" --keep-thinned "${RUNLENS_KEEP_THINNED:-365}" --sparse-days "${RUNLENS_SPARSE_DAYS:-7}")
 fi
 if [ -n "${RUNLENS_TITLE:-}" ]; then args+=(--title "$RUNLENS_TITLE"); fi
-"$RUNLENS" import "${args[@]}" "$WORK/tonight.json" -o "$history"
+log="$WORK/append.log"
+status=0
+"$RUNLENS" import "${args[@]}" "$WORK/tonight.json" -o "$history" 2> "$log" || status=$?
+cat "$log" >&2
+[ "$status" = 0 ] || exit "$status"
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+  # shellcheck disable=SC2016 # the backquotes are Markdown's
+  printf '\nRun `%s` added to `%s` on branch `%s`.' "$(run_id)" "$HISTORY" "$PAGES_BRANCH" >> "$GITHUB_STEP_SUMMARY"
+  if bounded=$(grep -m1 '^history bounded: ' "$log"); then
+    printf ' %s.' "${bounded#history bounded: }" >> "$GITHUB_STEP_SUMMARY"
+  fi
+  printf '\n' >> "$GITHUB_STEP_SUMMARY"
+fi

@@ -219,7 +219,10 @@ fn the_action_compares_appends_bounds_and_gates_night_after_night() {
     assert_eq!(default_id.code, 0, "{}", default_id.summary);
     let night5 = ids(&repo.history()).pop().unwrap();
     assert!(night5.ends_with("-run5") && night5.len() == "2024-05-01-run5".len(), "{night5}");
-    assert_eq!(night(&repo, 6, "schedule", 1.0, &[]).code, 0);
+    let sixth = night(&repo, 6, "schedule", 1.0, &[]);
+    assert_eq!(sixth.code, 0, "{}", sixth.summary);
+    let said = "Run `night-6` added to `history.json` on branch `gh-pages`. 2 runs whole, 2 thinned, 1 dropped";
+    assert!(sixth.summary.contains(said), "{}", sixth.summary);
     let history = repo.history();
     assert_eq!(ids(&history), ["night-3", "night-4", night5.as_str(), "night-6"]);
     let histograms: Vec<bool> =
@@ -233,6 +236,7 @@ fn the_action_compares_appends_bounds_and_gates_night_after_night() {
     let pr = night(&repo, 7, "pull_request", 1.5, &[]);
     assert_eq!((pr.code, pr.outputs["verdict"].as_str()), (1, "fail"));
     assert_eq!(repo.pages_commits(), commits, "nothing published");
+    assert!(!pr.summary.contains("added to"), "{}", pr.summary);
     assert_eq!(ids(&repo.history()).len(), 4);
 }
 
