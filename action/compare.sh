@@ -30,7 +30,7 @@ if [ -n "${RUNLENS_TITLE:-}" ]; then args+=(--title "$RUNLENS_TITLE"); fi
 
 summary="$WORK/summary.md"
 history="$PAGES/$HISTORY"
-baseline="${RUNLENS_BASELINE:-last}"
+baseline="${RUNLENS_BASELINE-last}"
 code=0
 if [ ! -f "$history" ] || [ -z "$baseline" ]; then
   verdict=no-baseline

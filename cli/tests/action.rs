@@ -241,7 +241,7 @@ fn the_action_compares_appends_bounds_and_gates_night_after_night() {
 }
 
 #[test]
-fn a_missing_pages_branch_is_created_and_missing_results_fail() {
+fn a_new_pages_branch_missing_results_and_an_empty_baseline() {
     let repo = Repo::new();
     let fresh = night(&repo, 1, "schedule", 1.0, &[("RUNLENS_PAGES_BRANCH", "reports")]);
     assert_eq!(fresh.code, 0, "{}", fresh.summary);
@@ -249,6 +249,10 @@ fn a_missing_pages_branch_is_created_and_missing_results_fail() {
     assert_eq!(log.trim(), "runlens: run night-1", "a new branch of its own, no other history");
     let none = night(&repo, 2, "schedule", 1.0, &[("RUNLENS_RESULTS", "results/*.csv")]);
     assert_eq!(none.code, 2, "no results is bad input");
+    let pages = ("RUNLENS_PAGES_BRANCH", "reports");
+    let uncompared = night(&repo, 3, "schedule", 1.5, &[pages, ("RUNLENS_BASELINE", "")]);
+    assert_eq!((uncompared.code, uncompared.outputs["verdict"].as_str()), (0, "no-baseline"));
+    assert!(uncompared.summary.contains("Run `night-3` was not compared"), "{}", uncompared.summary);
 }
 
 #[test]
