@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Step "append": adds tonight's run to the history in the Pages worktree and bounds it
 # (`runlens import --append … --keep N`). Skipped on pull requests (input `append`: auto).
+# shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 
 if ! appending; then

@@ -2,6 +2,7 @@
 # Step "checkout": the Pages branch as a worktree of the workspace's repository at $PAGES (the
 # credentials actions/checkout left there push it later). A branch that does not exist yet starts
 # empty: the first night creates it.
+# shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 
 repo="${GITHUB_WORKSPACE:?GITHUB_WORKSPACE is not set}"

@@ -5,6 +5,7 @@
 # no-baseline, error), summary-file and exit-code (runlens compare's: 0 pass, 1 a criterion
 # failed, 2 bad input, 3 usage); the step itself succeeds, so the history is published before the
 # gate step fails the job.
+# shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 shopt -s nullglob globstar
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Step "gate", after publishing: fails the job when the comparison failed a criterion (input
 # fail-on-regression) or could not be made (bad input: always), with the comparison's exit code.
+# shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 
 code=$(cat "$WORK/exit-code")

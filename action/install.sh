@@ -4,6 +4,7 @@
 # when the binary there was built from the same sources (a hash of them beside it), so caching
 # $CLI_ROOT (~/.runlens-cli) saves the build. RUNLENS_CLI_BINARY (input `cli-binary`) uses a
 # prebuilt binary instead.
+# shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 
 mkdir -p "$CLI_ROOT/bin"

@@ -2,6 +2,7 @@
 # Step "publish": commits the Pages worktree (the history, the viewer) and pushes it to the Pages
 # branch. Nothing to commit (a pull request) is no error. Two jobs pushing at once: the second is
 # refused and fails here; a `concurrency` group on the workflow prevents it.
+# shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 
 if ! appending; then

@@ -5,6 +5,7 @@
 # RUNLENS_VIEWER_DIST (input viewer-dist: a dist/ built before). The files of the previous deploy
 # (listed in .runlens-viewer) are removed first, so old hashed files do not pile up.
 # .nojekyll at the branch's root: GitHub Pages serves the files as they are.
+# shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 
 if ! truthy "${RUNLENS_DEPLOY_VIEWER:-false}" || ! appending; then
@@ -14,7 +15,7 @@ dist="${RUNLENS_VIEWER_DIST:-}"
 if [ -z "$dist" ]; then
   bash "$ACTION_DIR/scripts/setup.sh" --build-only
   dist="$WORK/viewer-dist"
-  # shellcheck source=../scripts/env.sh
+  # shellcheck source=SCRIPTDIR/../scripts/env.sh
   (cd "$ACTION_DIR" && source scripts/env.sh && trunk build --release --dist "$dist")
 fi
 [ -f "$dist/index.html" ] || fail "viewer: $dist has no index.html"
