@@ -102,7 +102,7 @@ fn main() {
         assert_eq!(iv.len(), 2000);
     }
     println!(
-        "bootstrap intervals (median and p95, 1,000 replicates each) for 2,000 transactions with 150-bucket histograms: median {:.0} ms",
+        "bootstrap intervals (median, p95, p99, 1,000 replicates each) and exceedance tests (max, min) for 2,000 transactions with 150-bucket histograms: median {:.0} ms",
         median_high(&mut t_iv)
     );
     // The trends view on a history of 50 runs × 2,000 transactions: its list of metrics (once per

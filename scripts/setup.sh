@@ -45,6 +45,12 @@ if [ "$(cat node_modules/.runlens-lock 2>/dev/null)" != "$lock_sum" ]; then
   echo "$lock_sum" > node_modules/.runlens-lock
 fi
 
+# `--build-only` (the GitHub Action's viewer build): the tools of a release build are enough.
+if [ "${1:-}" = "--build-only" ]; then
+  say "ready to build: trunk $TRUNK_VERSION, wasm-bindgen $WASM_BINDGEN_VERSION, $(node_modules/.bin/wasm-opt --version)"
+  exit 0
+fi
+
 # A browser and a ChromeDriver of the same major version, in this order: $CHROME/$CHROMEDRIVER if
 # set; ones already on the machine (GitHub's ubuntu-24.04 runners bring Google Chrome, with its
 # ChromeDriver in $CHROMEWEBDRIVER; Debian machines have chromium + chromium-driver); else Debian's

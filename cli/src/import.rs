@@ -4,7 +4,7 @@
 //! the bundle, checked to load back as the viewer loads it.
 
 use crate::order::{Input, PlannedGroup};
-use crate::{output, ImportArgs};
+use crate::{history, output, ImportArgs};
 use runlens::assemble::group::{self, File, Group, Options};
 use runlens::bundle::{LoadError, Warning};
 use runlens::import::{self as imp, common::parallel, Format, Imported};
@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// Runs the command; `false` when an input was refused or the bundle could not be written.
 pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
-    let threads = args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
+    let threads = args.threads.map_or_else(cores, usize::from);
     let say = Say { quiet: args.quiet };
     let mut ok = true;
     let append = match &args.append {
@@ -50,7 +50,7 @@ pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
         return false;
     }
     let options = Options { title: args.title.clone(), baseline: args.baseline.clone() };
-    let (bundle, warnings) = match group::bundle_of(append, groups, &options) {
+    let (mut bundle, warnings) = match group::bundle_of(append, groups, &options) {
         Ok(x) => x,
         Err(message) => {
             say.error(&message);
@@ -59,6 +59,10 @@ pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
     };
     for w in &warnings {
         say.warning(w);
+    }
+    if let Some(bounds) = history_bounds(args) {
+        let outcome = history::bound(&mut bundle, &bounds);
+        say.note(&outcome.describe(&bounds));
     }
     let written = match (&args.output, args.summary) {
         (None, true) => Ok(()),
@@ -74,8 +78,23 @@ pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
     true
 }
 
+/// Threads to read one large JMeter CSV with when none are asked for: the cores.
+pub(crate) fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The bounds `--keep`, `--keep-thinned` and `--sparse-days` set, if `--keep` is given.
+fn history_bounds(args: &ImportArgs) -> Option<history::Bounds> {
+    let count = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
+    args.keep.map(|keep| history::Bounds {
+        keep: count(keep),
+        keep_thinned: count(args.keep_thinned),
+        sparse_days: args.sparse_days,
+    })
+}
+
 /// How a path is named in messages and run ids (`-` is standard input).
-fn name(path: &Path) -> String {
+pub(crate) fn name(path: &Path) -> String {
     if path.as_os_str() == "-" {
         "stdin".into()
     } else {
@@ -88,7 +107,7 @@ fn import_input(input: &Input, threads: usize) -> Result<Imported, LoadError> {
 }
 
 /// Imports one file from disk (streamed; in ranges when it is a large JMeter CSV) or standard input.
-fn import_one(path: &Path, format: Option<Format>, threads: usize) -> Result<Imported, LoadError> {
+pub(crate) fn import_one(path: &Path, format: Option<Format>, threads: usize) -> Result<Imported, LoadError> {
     if path.as_os_str() == "-" {
         let stdin = std::io::stdin().lock();
         return imp::import("stdin", stdin, format, &mut |_, _| {});
@@ -104,6 +123,12 @@ struct Say {
 impl Say {
     fn error(&self, message: &str) {
         eprintln!("error: {message}");
+    }
+
+    fn note(&self, message: &str) {
+        if !self.quiet {
+            eprintln!("{message}");
+        }
     }
 
     fn imported(&self, file: &str, i: &Imported) {

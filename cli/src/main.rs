@@ -1,10 +1,12 @@
-//! `runlens` on the command line: result files into a runlens bundle (`runlens import`), and what
-//! a file is (`runlens detect`). The importers are the library's, the same code the viewer runs in
-//! the browser. Arguments are parsed by clap (https://docs.rs/clap/4); the order of `--run`,
+//! `runlens` on the command line: result files into a runlens bundle (`runlens import`), what a
+//! file is (`runlens detect`), and a CI gate on a comparison (`runlens compare`). The importers and
+//! the comparison are the library's, the same code the viewer runs in the browser. Arguments are parsed by clap (https://docs.rs/clap/4); the order of `--run`,
 //! `--label`, `--dim`, `--format` and the files matters, and is read from clap's argument indices
 //! (`ArgMatches::indices_of`, as clap's `find` cookbook example does).
 
+mod compare;
 mod detect;
+mod history;
 mod import;
 mod order;
 mod output;
@@ -13,14 +15,24 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Exit code when an input was refused (clap exits with 2 on a usage error).
-const REFUSED: u8 = 1;
+/// Exit codes of every subcommand.
+pub mod exit {
+    /// Nothing failed.
+    pub const OK: u8 = 0;
+    /// A criterion failed (`compare`).
+    pub const FAILED: u8 = 1;
+    /// Bad input: a file refused, a criteria file with an error.
+    pub const BAD_INPUT: u8 = 2;
+    /// Usage error (clap's own usage errors included).
+    pub const USAGE: u8 = 3;
+}
+
+const EXIT_CODES: &str = "Exit codes: 0 nothing failed, 1 a criterion failed (compare), 2 bad input (a file \
+refused, a criteria file with an error; the message names the file and the place), 3 usage error.";
 
 #[derive(Parser, Debug)]
-#[command(name = "runlens", version, about = "Performance-test results into runlens bundles", long_about = None)]
-#[command(
-    after_help = "Exit codes: 0 done, 1 an input was refused (the message names the file and the place), 2 usage error."
-)]
+#[command(name = "runlens", version, about = "Performance-test results into runlens bundles, and a CI gate on their comparison", long_about = None)]
+#[command(after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -29,9 +41,11 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Import result files into one bundle
-    Import(ImportArgs),
+    Import(Box<ImportArgs>),
     /// Print the format runlens detects for each file
     Detect(DetectArgs),
+    /// Compare runs as the viewer does and fail when a criterion fails (a CI gate)
+    Compare(compare::CompareArgs),
 }
 
 const IMPORT_HELP: &str = "\
@@ -47,7 +61,15 @@ Examples:
                  --run poppy --dim release=Poppy poppy.jtl indices-poppy.txt \\
                  --baseline orchid --title 'mod-search, Orchid vs Poppy' -o report.json.gz
   runlens import --append site/history.json --run nightly-2024-05-01 --dim date=2024-05-01 \\
-                 results.jtl -o site/history.json";
+                 results.jtl -o site/history.json
+
+History:
+  --keep N bounds a history (last in the file is newest): the newest N runs stay whole; the next
+  --keep-thinned M (default 365) lose their latency histograms and time series but keep every
+  summary a trend reads; older ones are kept one per --sparse-days D (default 7) by start time
+  (or their date dimension), oldest first, and the rest dropped. Runs named by the bundle's
+  comparisons stay whole. Bounding again changes nothing.
+  runlens import --append site/history.json --keep 30 --run nightly-412 results.jtl -o site/history.json";
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = IMPORT_HELP, after_long_help = IMPORT_HELP)]
@@ -88,6 +110,19 @@ pub struct ImportArgs {
     #[arg(long, value_name = "BUNDLE")]
     pub append: Option<PathBuf>,
 
+    /// Bound the bundle's history: keep the newest N runs whole, thin and space out older ones
+    /// (see "History" below)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub keep: Option<u32>,
+
+    /// With --keep: how many runs after the newest N keep their summaries without histograms
+    #[arg(long, value_name = "M", default_value_t = 365, requires = "keep")]
+    pub keep_thinned: u32,
+
+    /// With --keep: older runs are kept one per D days by start time (0 drops them)
+    #[arg(long, value_name = "D", default_value_t = 7, requires = "keep")]
+    pub sparse_days: u32,
+
     /// Threads reading one large JMeter CSV in parallel [default: the number of cores]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
@@ -109,25 +144,54 @@ pub struct DetectArgs {
 }
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let ok = match cli.command {
+    let matches = match Cli::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return clap_exit(&e),
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => return clap_exit(&e),
+    };
+    let code = match cli.command {
         Command::Import(args) => {
             let sub = matches.subcommand_matches("import");
             let items = sub.map(order::items).unwrap_or_default();
             let plan = order::plan(items).unwrap_or_else(|message| usage_error("import", &message));
-            import::run(&args, plan)
+            if import::run(&args, plan) {
+                exit::OK
+            } else {
+                exit::BAD_INPUT
+            }
         }
-        Command::Detect(args) => detect::run(&args.files),
+        Command::Detect(args) => {
+            if detect::run(&args.files) {
+                exit::OK
+            } else {
+                exit::BAD_INPUT
+            }
+        }
+        Command::Compare(args) => compare::run(&args).unwrap_or_else(|e| match e {
+            compare::Stop::Usage(message) => usage_error("compare", &message),
+            compare::Stop::BadInput(messages) => {
+                messages.iter().for_each(|m| eprintln!("error: {m}"));
+                exit::BAD_INPUT
+            }
+        }),
     };
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(REFUSED)
+    ExitCode::from(code)
+}
+
+/// Prints clap's message; help and version exit 0, every usage error `exit::USAGE`.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let _ = e.print();
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => ExitCode::from(exit::OK),
+        _ => ExitCode::from(exit::USAGE),
     }
 }
 
-/// Exits as clap does on a usage error (code 2), with the subcommand's usage line.
+/// Exits as clap does on a usage error, with the subcommand's usage line, and `exit::USAGE`.
 fn usage_error(sub: &str, message: &str) -> ! {
     let mut cmd = Cli::command();
     cmd.build();
@@ -135,5 +199,6 @@ fn usage_error(sub: &str, message: &str) -> ! {
         Some(s) => s.error(clap::error::ErrorKind::ArgumentConflict, message),
         None => cmd.error(clap::error::ErrorKind::ArgumentConflict, message),
     };
-    err.exit()
+    let _ = err.print();
+    std::process::exit(i32::from(exit::USAGE))
 }

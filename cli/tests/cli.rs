@@ -147,11 +147,11 @@ fn nightly_runs_append_to_a_history_with_unique_ids() {
 }
 
 #[test]
-fn a_refused_file_exits_1_naming_its_place_and_writes_nothing() {
+fn a_refused_file_exits_2_naming_its_place_and_writes_nothing() {
     let d = temp_dir("bad");
     let out = file_in(&d, "out.json");
     let o = runlens(&["import", &repo("tests/bad-input/truncated.json"), &repo(JTL), "-o", &out]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(err.contains("truncated.json, line 23, column 21: the JSON ends before it is complete"), "{err}");
     assert!(!Path::new(&out).exists(), "no bundle when an input is refused");
@@ -162,7 +162,7 @@ fn a_refused_file_exits_1_naming_its_place_and_writes_nothing() {
     f.write_all(&vec![b'x'; runlens::limits::MAX_LINE_BYTES + 1]).unwrap();
     drop(f);
     let o = runlens(&["import", &jtl, "-o", &out]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("endless.jtl, line 3: the CSV cannot be read further: a line is longer than 4 MiB"),
         "{}",
@@ -180,7 +180,7 @@ fn a_refused_file_exits_1_naming_its_place_and_writes_nothing() {
 }
 
 #[test]
-fn usage_errors_exit_2_and_help_follows_clap() {
+fn usage_errors_exit_3_and_help_follows_clap() {
     for args in [
         &["import"][..],
         &["import", "--label", "x", "a.jtl"],
@@ -189,7 +189,7 @@ fn usage_errors_exit_2_and_help_follows_clap() {
         &["import", "--format", "nope", "a.jtl"],
     ] {
         let o = runlens(args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(o.status.code(), Some(3), "{args:?}: {}", stderr(&o));
         assert!(
             stderr(&o).starts_with("error: ") && stderr(&o).contains("For more information, try '--help'."),
             "{args:?}: {}",
@@ -200,8 +200,15 @@ fn usage_errors_exit_2_and_help_follows_clap() {
     let help = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success() && help.contains("Usage: runlens import [OPTIONS] <FILES>..."), "{help}");
     assert!(help.contains("docker-stats            docker stats output"), "--help lists the format slugs");
+    for args in [&["--help"][..], &["--version"], &["compare", "--help"]] {
+        let o = runlens(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    }
+    let help = String::from_utf8_lossy(&runlens(&["--help"]).stdout).into_owned();
+    assert!(help.contains("Exit codes: 0 nothing failed, 1 a criterion failed"), "{help}");
+    assert_eq!(runlens(&[]).status.code(), Some(3), "no subcommand");
     let o = runlens(&["detect", &repo(JTL), &repo("tests/bad-input/binary-garbage.bin")]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stdout)
         .contains("ehrbase-2022-05-13.jtl: jmeter-csv (JMeter CSV results (JTL)), UTF-8"));
     assert!(stderr(&o).contains("binary-garbage.bin: runlens does not recognise this file"), "{}", stderr(&o));

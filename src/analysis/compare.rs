@@ -2,11 +2,13 @@
 //! the baseline (the first run) by `judge`. Bootstrap intervals (`intervals`) depend only on the
 //! runs, so a caller can keep them while thresholds change (`compare_with`).
 
-use super::judge::{judge, Side};
-pub use super::judge::{Cell, Change, Method, Verdict, Why};
-use super::noise::{self, Interval};
-use crate::bundle::{Histogram, Run, RunStatus, Unit};
-use crate::model::{facts, key_facts, Fact, Section, Spec, Thresholds};
+use super::judge::{judge, Judging, Side};
+pub use super::judge::{Cell, Change, Evidence, Method, Verdict, Why};
+use super::noise::{self, Exceedance, Extreme, Interval};
+use super::tail::Tail;
+use crate::bundle::{Run, RunStatus, Transaction, Unit};
+use crate::model::Family;
+use crate::model::{facts, key_facts, transaction_samples, Fact, Section, Spec, Thresholds};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -46,20 +48,37 @@ impl Row {
     }
 }
 
-/// Latency statistics that get a bootstrap interval when both runs carry histograms.
-pub const INTERVAL_METRICS: [(&str, f64); 2] = [("median", 0.5), ("p95", 0.95)];
+/// Latency statistics that get a bootstrap interval when both runs carry histograms (p99 only
+/// when both runs have enough samples beyond it to be judged at all: `analysis::tail`).
+pub const INTERVAL_METRICS: [(&str, f64); 3] = [("median", 0.5), ("p95", 0.95), ("p99", 0.99)];
 
-/// Bootstrap intervals of the selected runs: per run (the baseline's list is empty), transaction
-/// name → an interval per `INTERVAL_METRICS`.
+/// What one transaction of one run has to be judged by against the baseline's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct TransactionNoise {
+    /// An interval per `INTERVAL_METRICS`.
+    quantiles: [Option<Interval>; INTERVAL_METRICS.len()],
+    max: Option<Exceedance>,
+    min: Option<Exceedance>,
+}
+
+/// Bootstrap intervals and exceedance tests of the selected runs: per run (the baseline's list
+/// is empty), transaction name → its evidence.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Intervals {
-    per_run: Vec<FxHashMap<String, [Option<Interval>; 2]>>,
+    per_run: Vec<FxHashMap<String, TransactionNoise>>,
 }
 
 impl Intervals {
-    fn get(&self, run: usize, key: &str, metric: &str) -> Option<Interval> {
-        let m = INTERVAL_METRICS.iter().position(|(m, _)| *m == metric)?;
-        self.per_run.get(run)?.get(key)?[m]
+    fn get(&self, run: usize, key: &str, metric: &str) -> Option<Evidence> {
+        let noise = self.per_run.get(run)?.get(key)?;
+        match metric {
+            "max" => noise.max.map(|e| Evidence::Exceedance(e, Extreme::Max)),
+            "min" => noise.min.map(|e| Evidence::Exceedance(e, Extreme::Min)),
+            _ => {
+                let m = INTERVAL_METRICS.iter().position(|(m, _)| *m == metric)?;
+                noise.quantiles[m].map(|i| Evidence::Interval(i, Method::HistogramBootstrap))
+            }
+        }
     }
 
     /// How many (run, transaction) pairs have intervals.
@@ -72,14 +91,36 @@ impl Intervals {
     }
 }
 
-fn histograms(run: &Run) -> FxHashMap<&str, &Histogram> {
+/// A run's transactions that carry histograms, by name (the first of a name).
+fn with_histograms(run: &Run) -> FxHashMap<&str, &Transaction> {
     let mut out = FxHashMap::default();
-    for t in &run.transactions {
-        if let Some(h) = &t.histogram {
-            out.entry(t.name.as_str()).or_insert(h);
-        }
+    for t in run.transactions.iter().filter(|t| t.histogram.is_some()) {
+        out.entry(t.name.as_str()).or_insert(t);
     }
     out
+}
+
+/// The evidence of transaction `b` against the baseline's `a` (both with histograms).
+fn transaction_noise(
+    boot: &noise::Bootstrap,
+    name: &str,
+    a: &Transaction,
+    b: &Transaction,
+) -> Option<TransactionNoise> {
+    let (ha, hb) = (a.histogram.as_ref()?, b.histogram.as_ref()?);
+    let extreme = |which, va: Option<f64>, vb: Option<f64>| noise::extreme_change(which, (ha, va?), (hb, vb?));
+    let [median, p95, p99] = INTERVAL_METRICS.map(|(_, q)| (q, noise::seed(name, q)));
+    let [median, p95] = boot.quantile_changes(ha, hb, [median, p95]);
+    // p99 with too few samples beyond it is not judged: its interval (the costliest: drawn
+    // exactly) is not worth computing.
+    let tail = Tail::Quantile(p99.0);
+    let judged = !tail.too_few(transaction_samples(a)) && !tail.too_few(transaction_samples(b));
+    let p99 = if judged { boot.quantile_change(ha, hb, p99.0, p99.1) } else { None };
+    Some(TransactionNoise {
+        quantiles: [median, p95, p99],
+        max: extreme(Extreme::Max, a.max_ms, b.max_ms),
+        min: extreme(Extreme::Min, a.min_ms, b.min_ms),
+    })
 }
 
 /// Bootstrap intervals of every transaction that has a histogram in the baseline and a run.
@@ -91,7 +132,7 @@ pub fn intervals(runs: &[&Run]) -> Intervals {
 fn intervals_of(runs: &[&Run], only: Option<&str>) -> Intervals {
     // One run compares with nothing: no histograms to index, no bootstrap to set up.
     let (Some(base), true) = (runs.first(), runs.len() > 1) else { return Intervals::default() };
-    let base_h = histograms(base);
+    let base_h = with_histograms(base);
     let boot = noise::Bootstrap::shared();
     let per_run = runs
         .iter()
@@ -102,16 +143,10 @@ fn intervals_of(runs: &[&Run], only: Option<&str>) -> Intervals {
             if ri == 0 || base_h.is_empty() || failed(base) || failed(run) {
                 return FxHashMap::default();
             }
-            histograms(run)
+            with_histograms(run)
                 .into_iter()
                 .filter(|(name, _)| only.is_none_or(|o| o == *name))
-                .filter_map(|(name, hb)| {
-                    let ha = base_h.get(name)?;
-                    Some((
-                        name.to_string(),
-                        boot.quantile_changes(ha, hb, INTERVAL_METRICS.map(|(_, q)| (q, noise::seed(name, q)))),
-                    ))
-                })
+                .filter_map(|(name, b)| Some((name.to_string(), transaction_noise(boot, name, base_h.get(name)?, b)?)))
                 .collect()
         })
         .collect();
@@ -262,14 +297,16 @@ fn judge_rows(g: &mut Gathered, runs: &[&Run], th: &Thresholds, iv: &Intervals) 
             }
         };
         let base = side(0);
+        let transaction = row.section == Section::Transaction;
+        let tail = if transaction && row.spec.family == Family::Latency { Tail::of(&row.metric) } else { None };
+        let judging = Judging { spec: &row.spec, section: row.section, tail, th };
         row.cells = (0..n)
             .map(|ri| {
                 if ri == 0 {
                     return Cell::baseline(base.value, base.unit);
                 }
-                let interval =
-                    if row.section == Section::Transaction { iv.get(ri, &row.key, &row.metric) } else { None };
-                judge(&row.spec, row.section, &base, &side(ri), th, interval)
+                let evidence = if transaction { iv.get(ri, &row.key, &row.metric) } else { None };
+                judge(judging, &base, &side(ri), evidence)
             })
             .collect();
     }
@@ -284,5 +321,7 @@ fn in_order(rows: Vec<Row>, row_key: &[usize]) -> Vec<Row> {
     idx.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
+#[cfg(test)]
+mod tail_tests;
 #[cfg(test)]
 mod tests;

@@ -107,11 +107,7 @@ fn describe(r: &Row, c: &Cell) -> (String, f64) {
         Why::New(Section::Error) => ("new error".into(), 1e6),
         _ => {
             let change = c.change.map(|ch| ch.text(r.spec.family, c.unit)).unwrap_or_default();
-            let t = match c.why {
-                Why::Threshold(t) | Why::NoDirection(t) => t,
-                Why::Interval { threshold, .. } => threshold,
-                _ => 1.0,
-            };
+            let t = c.why.threshold().unwrap_or(1.0);
             let rank =
                 c.change.map_or(0.0, |ch| if let Change::Abs(_) = ch { 1e5 } else { ch.severity(r.spec.family, t) });
             let what =

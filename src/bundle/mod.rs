@@ -6,6 +6,7 @@
 
 mod borrowed;
 mod bytesize;
+mod criteria;
 mod decode;
 mod error;
 mod load;
@@ -22,6 +23,7 @@ mod warnings;
 
 pub use borrowed::BundleRef;
 pub use bytesize::{parse_human_size, ByteSize};
+pub use criteria::{Criteria, FailWhen};
 pub use error::{LoadError, LoadErrorKind};
 pub use load::{load_bundle, load_bundle_str, Loaded};
 pub use save::to_json;

@@ -61,6 +61,9 @@ pub struct Thresholds {
     /// Transactions with fewer samples than this in either run are "not enough data". Default 30.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_samples: Option<u64>,
+    /// What fails `runlens compare` (a CI gate), unless a criteria file is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub criteria: Option<super::Criteria>,
 }
 
 impl Thresholds {

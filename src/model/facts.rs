@@ -104,7 +104,7 @@ fn out<'f, 'a>(facts: &'f mut Vec<Fact<'a>>, section: Section, key: impl Into<Co
 }
 
 /// Samples of a transaction: its count, else its histogram's.
-fn samples_of(t: &crate::bundle::Transaction) -> Option<f64> {
+pub fn transaction_samples(t: &crate::bundle::Transaction) -> Option<f64> {
     t.samples.or_else(|| t.histogram.as_ref().map(|h| h.counts.iter().sum())).map(|n| n as f64)
 }
 
@@ -145,7 +145,7 @@ pub fn key_facts<'a>(run: &'a Run, section: Section, key: &str) -> (Vec<Fact<'a>
 
 fn transaction_facts<'a>(f: &mut Vec<Fact<'a>>, t: &'a crate::bundle::Transaction) {
     let mut o = out(f, Section::Transaction, t.name.as_str());
-    o.samples = samples_of(t);
+    o.samples = transaction_samples(t);
     o.push("samples", t.samples.map(|v| v as f64), Unit::Count, Spec::transaction("samples"));
     o.push("errors", t.errors.map(|v| v as f64), Unit::Count, Spec::transaction("errors"));
     for (m, v) in [
@@ -221,7 +221,8 @@ fn section_facts<'a>(f: &mut Vec<Fact<'a>>, run: &'a Run, section: Section, key:
             }
         }
         Section::Error => {
-            let total_samples = run.transactions.iter().map(samples_of).try_fold(0.0, |acc, s| s.map(|s| acc + s));
+            let total_samples =
+                run.transactions.iter().map(transaction_samples).try_fold(0.0, |acc, s| s.map(|s| acc + s));
             for e in run.errors.iter().filter(|e| wanted(&e.message)) {
                 let mut o = out(f, Section::Error, e.message.as_str());
                 o.samples = total_samples.filter(|n| *n > 0.0);

@@ -5,6 +5,6 @@ mod facts;
 pub mod metric;
 mod workspace;
 
-pub use facts::{facts, key_facts, Fact, Section};
+pub use facts::{facts, key_facts, transaction_samples, Fact, Section};
 pub use metric::{Family, Measure, Spec, Thresholds};
 pub use workspace::{Source, Workspace, WorkspaceRun};

@@ -46,16 +46,11 @@ pub fn change_rank(r: &analysis::Row) -> Option<f64> {
 }
 
 fn cell_rank(c: &analysis::Cell, spec: &Spec) -> Option<f64> {
-    use analysis::Why;
     const BEYOND: f64 = 1e6;
     if c.is_regression() && c.change.is_none() {
         return Some(BEYOND + 1e3);
     }
-    let t = match c.why {
-        Why::Threshold(t) | Why::NoDirection(t) => t,
-        Why::Interval { threshold, .. } => threshold,
-        _ => return None,
-    };
+    let t = c.why.threshold()?;
     let size = c.change?.severity(spec.family, t).min(1e3);
     Some(if c.verdict.is_beyond_noise() { BEYOND + size } else { size })
 }

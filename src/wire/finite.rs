@@ -5,8 +5,9 @@
 //!
 //! `Run` and each type under it that holds a number are destructured in full: a new field is a
 //! compile error here until it is placed (a number that must be checked, or `_`). The parts skipped
-//! whole (`indices`, `errors`, `modules`, `infrastructure`, the text fields) hold no `f64`; were one
-//! added there, a NaN in it would make the run's piece fail to read (an error, never a panic).
+//! whole (`indices`, `errors`, `modules`, `infrastructure`, the text fields, the thresholds'
+//! `criteria`) hold no `f64`; were one added there, a NaN in it would make the run's piece fail to
+//! read (an error, never a panic).
 
 use crate::bundle::{Histogram, Kpi, Phase, Resource, Run, TenantResult, Thresholds, TimeSeries, Transaction};
 
@@ -24,7 +25,8 @@ fn required<'a>(xs: impl IntoIterator<Item = &'a f64>, at: impl FnOnce() -> Stri
 }
 
 pub fn thresholds(t: &mut Thresholds) {
-    let Thresholds { latency, throughput, error_rate, cpu, memory, size, duration, count, min_samples: _ } = t;
+    let Thresholds { latency, throughput, error_rate, cpu, memory, size, duration, count, min_samples: _, criteria: _ } =
+        t;
     [latency, throughput, error_rate, cpu, memory, size, duration, count].into_iter().for_each(optional);
 }
 

@@ -25,6 +25,37 @@ pub fn rows(n: usize) -> Vec<u8> {
         .collect()
 }
 
+/// Milliseconds in a day.
+const DAY_MS: u64 = 86_400_000;
+
+/// One night of a nightly test: [`HEADER`] and `n` rows over `labels` labels (`T01`, `T02`, …,
+/// in turn), starting at 1,700,000,000,000 ms plus `night` days, one row a millisecond. Row `i`
+/// takes `(100 + label·10 + (i·7919 + night·104729) mod 200) · slow` ms (rounded), so nights
+/// differ a little and `slow` 1.5 is a regression of half as much again; every 97th row fails.
+pub fn nightly(n: usize, labels: usize, night: u64, slow: f64) -> Vec<u8> {
+    let labels = labels.max(1);
+    let start = 1_700_000_000_000 + night * DAY_MS;
+    let mut out = HEADER.to_vec();
+    for i in 0..n {
+        let label = i % labels;
+        let jitter = (i as u64 * 7_919 + night * 104_729) % 200;
+        let elapsed = ((100 + label as u64 * 10 + jitter) as f64 * slow).round();
+        let ok = i % 97 != 0;
+        let (code, message) = if ok { ("200", "OK") } else { ("500", "Internal Server Error") };
+        out.extend_from_slice(
+            format!(
+                "{},{elapsed},T{:02},{code},{message},Thread 1-{},{ok},{}\n",
+                start + i as u64,
+                label + 1,
+                i % 20,
+                1_000 + i % 500
+            )
+            .as_bytes(),
+        );
+    }
+    out
+}
+
 /// Runs `python3 scripts/gen_jtl.py ROWS OUT [--answers ANSWERS]`: `rows` rows into `out`, and,
 /// when `answers` is given, the exact statistics it computed by sorting every label's values,
 /// written there and returned parsed. `None` when there is no python3 to run it; panics when the

@@ -1,6 +1,6 @@
 //! 95 % intervals for the change between two runs, so a verdict can tell a change from noise.
 //!
-//! **Latency quantiles (median, p95) from histograms: a percentile bootstrap.** Each replicate
+//! **Latency quantiles (median, p95, p99) from histograms: a percentile bootstrap.** Each replicate
 //! resamples both runs with replacement, multinomially from their histogram counts, as many
 //! samples as each run had; every resampled value sits at its bucket's upper bound. The
 //! replicate's quantile is the nearest rank (as the importers compute it) and the replicate's
@@ -22,6 +22,9 @@
 //! Assumptions: samples are independent within a run (think time and load make consecutive
 //! requests correlated, which narrows the interval); the resolution is the bucket width (runlens'
 //! importers keep up to 256 distinct values exactly, else buckets about 3 % wide).
+//!
+//! **Maxima and minima: an exact exceedance test** (`exceedance`): how many samples of one run
+//! lie beyond the other's extreme, and the hypergeometric chance of that many if nothing changed.
 //!
 //! **Error rates: Newcombe's hybrid score interval** for a difference of two proportions
 //! (Newcombe 1998, "Interval estimation for the difference between independent proportions",
@@ -57,12 +60,14 @@ pub struct Interval {
 mod bootstrap;
 mod cdf;
 mod error_rate;
+mod exceedance;
 mod random;
 #[cfg(test)]
 pub(crate) mod tests;
 
 pub use bootstrap::{quantile_change, Bootstrap, SEED};
 pub use error_rate::error_rate_change;
+pub use exceedance::{extreme_change, Exceedance, Extreme};
 pub use random::Rng;
 
 /// Total samples of a histogram (None when it cannot be resampled).

@@ -74,8 +74,9 @@ pub fn ThresholdEditor() -> impl IntoView {
             </div>
             <p class="hint">
                 "A change smaller than its family's threshold is within noise (% for relative changes, percentage points for percentages and error rates). "
-                "Where both runs carry latency histograms, median and p95 also need their 95% bootstrap interval (1,000 resamples of each histogram) to exclude no change; "
-                "error rates use Newcombe's score interval. The bootstrap assumes independent samples and resolves no finer than the histogram's buckets."
+                "Where both runs carry latency histograms, median, p95 and p99 also need their 95% bootstrap interval (1,000 resamples of each histogram) to exclude no change, and max and min an exact exceedance test; "
+                "error rates use Newcombe's score interval. p99 needs 5 samples beyond it in each run (500 samples), and max and min need histograms, or they are 'not enough data'. "
+                "The bootstrap assumes independent samples and resolves no finer than the histogram's buckets."
             </p>
             <button type="button" class="ghost small" disabled=move || !changed()
                 on:click=move |_| state.url.update(|u| u.thresholds = ThresholdParams::default())>"Use the bundle's / default thresholds"</button>

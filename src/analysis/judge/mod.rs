@@ -2,7 +2,8 @@
 //! error rate, as the metric's `Spec` says), and a verdict with its reason. The verdict is taken
 //! on the change as it is shown (0.1 % or 0.1 pp), so two cells that read the same never disagree.
 
-use super::noise::{self, Interval};
+use super::noise::{self, Exceedance, Extreme, Interval};
+use super::tail::Tail;
 use crate::bundle::{Direction, RunStatus, Unit};
 use crate::format;
 use crate::model::{Family, Measure, Section, Spec, Thresholds};
@@ -114,6 +115,20 @@ pub enum Why {
         threshold: f64,
         method: Method,
     },
+    /// Judged by the exact exceedance test of a maximum or minimum (`noise::exceedance`) and
+    /// the threshold.
+    Exceedance {
+        test: Exceedance,
+        extreme: Extreme,
+        threshold: f64,
+    },
+    /// A tail statistic with too few samples beyond it in a run (see `analysis::tail`), or a
+    /// maximum or minimum without the histograms its test needs.
+    FewInTail {
+        tail: Tail,
+        base: Option<f64>,
+        this: Option<f64>,
+    },
     /// Fewer samples than the minimum in a run.
     FewSamples {
         base: Option<f64>,
@@ -145,6 +160,29 @@ pub enum Why {
     /// The run's annotation leaves it out of trends (`runs[].annotation`).
     Excluded,
 }
+
+impl Why {
+    /// The threshold the change was judged against, when it was.
+    pub fn threshold(&self) -> Option<f64> {
+        match *self {
+            Why::Threshold(t) | Why::NoDirection(t) => Some(t),
+            Why::Interval { threshold, .. } | Why::Exceedance { threshold, .. } => Some(threshold),
+            _ => None,
+        }
+    }
+}
+
+/// What a change is judged by besides its threshold, when the runs carry distributions.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Evidence {
+    /// A 95 % interval of the change, and how it was obtained.
+    Interval(Interval, Method),
+    /// The exceedance test of a maximum or minimum.
+    Exceedance(Exceedance, Extreme),
+}
+
+/// The two-sided p-value below which an exceedance is beyond noise (as a 95 % interval is).
+const ALPHA: f64 = 0.05;
 
 /// How an interval was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -234,16 +272,20 @@ fn relative(b: f64, v: f64) -> Change {
     }
 }
 
-/// Judges `this` against `base`. `interval` is a bootstrap interval of the relative change, when
-/// the runs carry distributions for this statistic.
-pub(crate) fn judge(
-    spec: &Spec,
-    section: Section,
-    base: &Side,
-    this: &Side,
-    th: &Thresholds,
-    interval: Option<Interval>,
-) -> Cell {
+/// What a row's cells are judged with besides the two runs' values.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Judging<'a> {
+    pub spec: &'a Spec,
+    pub section: Section,
+    /// The statistic, when it is a tail statistic of a transaction's latency.
+    pub tail: Option<Tail>,
+    pub th: &'a Thresholds,
+}
+
+/// Judges `this` against `base`. `evidence` is a bootstrap interval of the relative change, or an
+/// exceedance test, when the runs carry distributions for this statistic.
+pub(crate) fn judge(j: Judging, base: &Side, this: &Side, evidence: Option<Evidence>) -> Cell {
+    let Judging { spec, section, tail, th } = j;
     let (b, v) = match both_values(section, base, this) {
         Ok(bv) => bv,
         Err(cell) => return cell,
@@ -270,9 +312,23 @@ pub(crate) fn judge(
         cell.why = Why::FewSamples { base: base.samples, this: this.samples, min: th.min_samples };
         return cell;
     }
-    let interval = interval.map(|i| (i, Method::HistogramBootstrap)).or(score);
-    (cell.verdict, cell.why) = verdict_of(spec, change, th.of(spec.family), interval);
+    let evidence = evidence.or(score.map(|(i, m)| Evidence::Interval(i, m)));
+    if let Some(tail) = tail.filter(|t| change.shown(spec.family) != 0.0 && too_few_in_tail(*t, base, this, evidence)) {
+        cell.verdict = Verdict::NotEnoughData;
+        cell.why = Why::FewInTail { tail, base: base.samples, this: this.samples };
+        return cell;
+    }
+    (cell.verdict, cell.why) = verdict_of(spec, change, th.of(spec.family), evidence);
     cell
+}
+
+/// Whether a tail statistic cannot be told from noise: a quantile with too few samples beyond it
+/// in either run; a maximum or minimum without its exceedance test.
+fn too_few_in_tail(tail: Tail, base: &Side, this: &Side, evidence: Option<Evidence>) -> bool {
+    match tail {
+        Tail::Quantile(_) => tail.too_few(base.samples) || tail.too_few(this.samples),
+        Tail::Max | Tail::Min => !matches!(evidence, Some(Evidence::Exceedance(..))),
+    }
 }
 
 /// Both runs' values, or the cell that says which one is missing and why.
@@ -313,9 +369,10 @@ fn not_comparable(base: &Side, this: &Side, v: f64) -> Option<Cell> {
     })
 }
 
-/// The verdict on `change` against the threshold `t` (in % or pp), and with an interval, beyond
-/// noise only if the interval excludes no change on the side the change is on.
-fn verdict_of(spec: &Spec, change: Change, t: f64, interval: Option<(Interval, Method)>) -> (Verdict, Why) {
+/// The verdict on `change` against the threshold `t` (in % or pp); with an interval, beyond
+/// noise only if the interval excludes no change on the side the change is on; with an
+/// exceedance test, only if its p-value is below `ALPHA`.
+fn verdict_of(spec: &Spec, change: Change, t: f64, evidence: Option<Evidence>) -> (Verdict, Why) {
     let shown = change.shown(spec.family);
     let beyond = match change {
         Change::Abs(a) => a != 0.0,
@@ -323,11 +380,14 @@ fn verdict_of(spec: &Spec, change: Change, t: f64, interval: Option<(Interval, M
         Change::Points(_) => shown != 0.0 && shown.abs() >= t,
     };
     let rising = shown > 0.0;
-    let (beyond, why) = match interval {
-        Some((i, method)) => (
+    let (beyond, why) = match evidence {
+        Some(Evidence::Interval(i, method)) => (
             beyond && if rising { i.lo > 0.0 } else { i.hi < 0.0 },
             Why::Interval { interval: i, threshold: t, method },
         ),
+        Some(Evidence::Exceedance(test, extreme)) => {
+            (beyond && test.p < ALPHA, Why::Exceedance { test, extreme, threshold: t })
+        }
         None => (beyond, Why::Threshold(t)),
     };
     match (beyond, spec.direction) {
@@ -339,93 +399,5 @@ fn verdict_of(spec: &Spec, change: Change, t: f64, interval: Option<(Interval, M
     }
 }
 
-impl Cell {
-    /// The reason of the verdict in a sentence, for tooltips and exports.
-    pub fn reason(&self, spec: &Spec) -> String {
-        let fam = spec.family;
-        let unit_of = |m: Measure| if m == Measure::Relative { "%" } else { " pp" };
-        let change = self.change.map(|c| c.text(fam, self.unit)).unwrap_or_default();
-        let unit_word = match self.change {
-            Some(Change::Points(_)) => " pp",
-            Some(_) => "%",
-            None => unit_of(spec.measure),
-        };
-        let th = |t: f64| format!("the {}{unit_word} {} threshold", format::number(t), fam.title());
-        match self.why {
-            Why::None => match self.verdict {
-                Verdict::Baseline => "the baseline of the comparison".into(),
-                v => v.label().into(),
-            },
-            Why::Threshold(t) => match self.verdict {
-                Verdict::WithinNoise => format!("{change} is within {}; no distribution to judge noise by", th(t)),
-                _ => format!("{change} is beyond {}; no distribution to judge noise by", th(t)),
-            },
-            Why::Interval { interval, threshold, method } => {
-                let fmt = |x: f64| match self.change {
-                    Some(Change::Points(_)) => format::points(x, points_decimals(fam)),
-                    _ => format::relative(x),
-                };
-                let how = match method {
-                    Method::HistogramBootstrap => "bootstrap over both runs' histograms, 1,000 resamples",
-                    Method::ErrorRateScore => "Newcombe's score interval for a difference of error rates",
-                };
-                let span = format!("95% interval {} to {} ({how})", fmt(interval.lo), fmt(interval.hi));
-                let excludes = interval.lo > 0.0 || interval.hi < 0.0;
-                match self.verdict {
-                    Verdict::WithinNoise if !excludes => format!("{change}: {span} includes no change"),
-                    Verdict::WithinNoise => format!("{change}: {span}; a real change but within {}", th(threshold)),
-                    _ => format!("{change}: {span} excludes no change, and {change} is beyond {}", th(threshold)),
-                }
-            }
-            Why::FewSamples { base, this, min } => {
-                let n = |x: Option<f64>| x.map_or("unknown".to_string(), format::number);
-                format!(
-                    "too few samples to judge: {} in the baseline, {} here (at least {min} needed)",
-                    n(base),
-                    n(this)
-                )
-            }
-            Why::Failed { baseline: true, status } => {
-                format!("the baseline run {}; its figures are not comparable", status_word(status))
-            }
-            Why::Failed { baseline: false, status } => {
-                format!("this run {}; its figures are not comparable", status_word(status))
-            }
-            Why::UnitMismatch { base, this } => {
-                format!("units differ: {} here, {} in the baseline", unit_name(this), unit_name(base))
-            }
-            Why::NoRate => "errors need sample counts (or durations) in both runs to become rates".into(),
-            Why::NoDirection(t) => format!("{change} is beyond {}; the bundle does not say which way is better", th(t)),
-            Why::SectionAbsent(s) => format!("this run has no {}", s.data_name()),
-            Why::Vanished(Section::Transaction) => {
-                "in the baseline but not in this run: the transaction vanished".into()
-            }
-            Why::Vanished(_) => "in the baseline but not in this run".into(),
-            Why::New(Section::Error) => "a new error: not in the baseline".into(),
-            Why::New(_) => "not in the baseline".into(),
-            Why::NotStated => "not stated in one of the runs".into(),
-            Why::Excluded => "left out of trends by the run's annotation".into(),
-        }
-    }
-}
-
-fn status_word(s: RunStatus) -> &'static str {
-    match s {
-        RunStatus::Failed => "failed",
-        RunStatus::Aborted => "was aborted",
-        RunStatus::Unknown => "has an unknown outcome",
-        RunStatus::Completed => "completed",
-    }
-}
-
-pub fn unit_name(u: Unit) -> &'static str {
-    match u {
-        Unit::Ms => "milliseconds",
-        Unit::S => "seconds",
-        Unit::Percent => "percent",
-        Unit::Count => "a count",
-        Unit::Bytes => "bytes",
-        Unit::PerSecond => "per second",
-        Unit::None => "no unit",
-    }
-}
+mod reason;
+pub use reason::unit_name;
