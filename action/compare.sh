@@ -46,7 +46,8 @@ if [ ! -f "$history" ] || [ -z "$baseline" ]; then
     fi
   } > "$summary"
 else
-  compare=("$history#$baseline" "$WORK/tonight.json" --format markdown -o "$summary")
+  # --history: the summary also lists the history's persistent shifts (change points).
+  compare=("$history#$baseline" "$WORK/tonight.json" --history "$history" --format markdown -o "$summary")
   if [ -n "${RUNLENS_CRITERIA:-}" ]; then compare+=(--criteria "$RUNLENS_CRITERIA"); fi
   if [ -n "${RUNLENS_VIEWER_URL:-}" ]; then
     compare+=(--viewer "$RUNLENS_VIEWER_URL" --src "${RUNLENS_VIEWER_URL%/}/$HISTORY")

@@ -73,9 +73,12 @@ pub fn bound(bundle: &mut Bundle, bounds: &Bounds) -> Outcome {
     outcome
 }
 
-/// Ids of runs that are never thinned or dropped: those the bundle's comparisons name.
+/// Ids of runs that are never thinned or dropped: those the bundle's comparisons name, and runs
+/// with an annotation (an excluded night or an expected change is what a trend is read by).
 fn protected_ids(bundle: &Bundle) -> HashSet<String> {
-    bundle.comparisons.iter().flat_map(|c| std::iter::once(&c.baseline).chain(&c.candidates)).cloned().collect()
+    let compared = bundle.comparisons.iter().flat_map(|c| std::iter::once(&c.baseline).chain(&c.candidates));
+    let annotated = bundle.runs.iter().filter(|r| r.annotation.is_some()).map(|r| &r.id);
+    compared.chain(annotated).cloned().collect()
 }
 
 /// Each run's fate, in the bundle's order. Past the two horizons the oldest run is kept, then
@@ -129,7 +132,7 @@ fn thin(run: &mut Run) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use runlens::bundle::{Comparison, Histogram, Resource, TimeSeries};
+    use runlens::bundle::{Annotation, AnnotationKind, Comparison, Histogram, Resource, TimeSeries};
 
     fn night(i: usize) -> Run {
         let day = civil::iso_utc(1_700_000_000_000 + i as i64 * DAY_MS);
@@ -215,5 +218,18 @@ mod tests {
         dated.start = None;
         dated.dimensions.insert("date".into(), "2023-11-17".into());
         assert_eq!(start_ms(&dated), Some(1_700_179_200_000));
+    }
+
+    #[test]
+    fn annotated_runs_stay_whole() {
+        let mut b = history(40);
+        let note = |kind| Some(Annotation { kind, note: "load generator restarted".into() });
+        b.runs[3].annotation = note(AnnotationKind::Excluded);
+        b.runs[20].annotation = note(AnnotationKind::ExpectedChange);
+        let (excluded, expected) = (b.runs[3].clone(), b.runs[20].clone());
+        bound(&mut b, &BOUNDS);
+        assert!(b.runs.contains(&excluded), "an excluded night older than every horizon is kept whole");
+        assert!(b.runs.contains(&expected), "an expected change in the thinned horizon is kept whole");
+        assert!(b.runs.iter().filter(|r| r.annotation.is_none()).count() < 38, "the others are still bounded");
     }
 }

@@ -52,6 +52,8 @@ pub struct Gate {
     pub candidates: Vec<Candidate>,
     /// The comparison in the viewer, when `--viewer` is given.
     pub link: Option<String>,
+    /// The shifts of the `--history` bundle.
+    pub history: Option<super::history::History>,
 }
 
 impl Gate {
@@ -68,7 +70,7 @@ impl Gate {
                 Candidate { index: ci, summary, checks, failed }
             })
             .collect();
-        Gate { ids, labels, criteria, candidates, link: None }
+        Gate { ids, labels, criteria, candidates, link: None, history: None }
     }
 
     pub fn failed(&self) -> bool {

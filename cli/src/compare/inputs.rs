@@ -36,7 +36,7 @@ fn parse_arg(text: &str) -> Arg {
 
 /// The bundle of one file (a bundle as loaded, a raw file as `runlens import FILE` makes it), and
 /// the paths of unknown keys under its `thresholds.criteria` (errors once the criteria are used).
-fn load(path: &Path, quiet: bool) -> Result<(Bundle, Vec<String>), Stop> {
+pub(super) fn load(path: &Path, quiet: bool) -> Result<(Bundle, Vec<String>), Stop> {
     let imported = import_one(path, None, cores()).map_err(|e| Stop::BadInput(vec![e.to_string()]))?;
     let file = name(path);
     let say = |w: &runlens::bundle::Warning| {

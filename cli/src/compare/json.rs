@@ -70,6 +70,7 @@ pub fn render(g: &Gate) -> String {
         "baseline": {"id": g.ids.first(), "label": g.label(0)},
         "candidates": g.candidates.iter().map(|c| candidate(g, c)).collect::<Vec<_>>(),
         "link": g.link,
+        "history": g.history.as_ref().map(|h| h.json()),
     });
     let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
     out.push('\n');

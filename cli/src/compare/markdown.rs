@@ -36,6 +36,9 @@ pub fn render(g: &Gate) -> String {
             }
         }
     }
+    if let Some(h) = &g.history {
+        h.markdown(&mut out);
+    }
     if let Some(link) = &g.link {
         let _ = write!(out, "\n[Open this comparison in runlens]({})\n", markdown_url(link));
     }

@@ -6,6 +6,7 @@
 mod criteria_file;
 mod escape;
 mod gate;
+mod history;
 mod inputs;
 mod json;
 mod junit;
@@ -32,6 +33,7 @@ Gate:
 
 Examples:
   runlens compare site/history.json#last new.json --criteria criteria.toml
+  runlens compare history.json#last new.json --history history.json   (also its change points)
   runlens compare history.json#last new.json --criteria ci.yaml --format markdown \\
       --viewer https://x.github.io/runlens/ --src https://x.github.io/runlens/history.json -o summary.md
 
@@ -77,6 +79,11 @@ pub struct CompareArgs {
     /// The bundle's address for the viewer's link (its src parameter)
     #[arg(long, value_name = "URL", requires = "viewer")]
     pub src: Option<String>,
+
+    /// A history bundle: also report the persistent shifts (change points) of every metric over
+    /// its runs, as the Trends view finds them; they do not change the exit code
+    #[arg(long, value_name = "BUNDLE")]
+    pub history: Option<PathBuf>,
 
     /// No warnings, and no report on standard output (the exit code alone); -o still writes it
     #[arg(short, long)]
@@ -144,6 +151,7 @@ pub fn run(args: &CompareArgs) -> Result<u8, Stop> {
     let labels = runs.iter().map(|r| if r.label.is_empty() { r.id.clone() } else { r.label.clone() }).collect();
     let mut gate = Gate::judge(&rows, sel.ids.clone(), labels, criteria, thresholds.min_samples);
     gate.link = link(args, &sel.ids);
+    gate.history = args.history.as_deref().map(|h| history::read(h, args.quiet)).transpose()?;
     let report = match args.format {
         OutputFormat::Text => text::render(&gate),
         OutputFormat::Markdown => markdown::render(&gate),

@@ -45,6 +45,9 @@ pub fn render(g: &Gate) -> String {
             }
         }
     }
+    if let Some(h) = &g.history {
+        h.text(&mut out);
+    }
     if let Some(link) = &g.link {
         let _ = write!(out, "\nIn the viewer: {link}\n");
     }
