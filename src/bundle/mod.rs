@@ -17,6 +17,7 @@ mod skipped;
 pub mod split;
 pub mod split_load;
 pub mod stream_cut;
+mod timeline;
 mod types;
 mod validate;
 mod warnings;
@@ -27,6 +28,7 @@ pub use criteria::{Criteria, FailWhen};
 pub use error::{LoadError, LoadErrorKind};
 pub use load::{load_bundle, load_bundle_str, Loaded};
 pub use save::to_json;
+pub use timeline::{interval_for, CauseTimeline, Timeline, TransactionTimeline, INTERVALS_S, MAX_BUCKETS};
 pub use types::*;
 pub use warnings::Warning;
 

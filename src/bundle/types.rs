@@ -206,6 +206,11 @@ pub struct Run {
     /// A person's word on the run for trends: leave it out, or expect the change it brings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotation: Option<Annotation>,
+    /// The run over test time (samples, errors, latency distributions, users, error causes per
+    /// bucket), from which a window's statistics are computed. Tools that write only summaries
+    /// leave it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<super::Timeline>,
 }
 
 /// What a run's annotation says.
@@ -234,6 +239,11 @@ impl Run {
     /// Whether the run's annotation leaves it out of trends' judgement and change points.
     pub fn is_excluded(&self) -> bool {
         self.annotation.as_ref().is_some_and(|a| a.kind == AnnotationKind::Excluded)
+    }
+
+    /// The run's timeline when it is well formed (`Timeline::is_well_formed`), else none.
+    pub fn usable_timeline(&self) -> Option<&super::Timeline> {
+        self.timeline.as_ref().filter(|t| t.is_well_formed())
     }
 
     /// The note of an expected change starting at this run, if it is one.

@@ -9,7 +9,9 @@
 //! `criteria`) hold no `f64`; were one added there, a NaN in it would make the run's piece fail to
 //! read (an error, never a panic).
 
-use crate::bundle::{Histogram, Kpi, Phase, Resource, Run, TenantResult, Thresholds, TimeSeries, Transaction};
+use crate::bundle::{
+    Histogram, Kpi, Phase, Resource, Run, TenantResult, Thresholds, TimeSeries, Timeline, Transaction,
+};
 
 fn optional(x: &mut Option<f64>) {
     if x.is_some_and(|v| !v.is_finite()) {
@@ -54,8 +56,12 @@ pub fn run(r: &mut Run) -> Result<(), String> {
         modules: _,
         infrastructure: _,
         annotation: _,
+        timeline,
     } = r;
     optional(duration_s);
+    if timeline.as_ref().is_some_and(|t| !timeline_finite(t)) {
+        *timeline = None;
+    }
     transactions.iter_mut().enumerate().try_for_each(|(i, t)| transaction(t, || format!("transactions[{i}]")))?;
     for (i, res) in resources.iter_mut().enumerate() {
         let Resource { service: _, metric: _, unit: _, peak, average, min, phases, series, note: _ } = res;
@@ -77,6 +83,11 @@ pub fn run(r: &mut Run) -> Result<(), String> {
             .try_for_each(|(j, t)| transaction(t, || format!("tenants[{i}].transactions[{j}]")))?;
     }
     Ok(())
+}
+
+/// A timeline is optional as a whole: one with a number that is not finite is left out.
+fn timeline_finite(t: &Timeline) -> bool {
+    t.transactions.iter().all(|x| x.sum_ms.iter().chain(&x.values_ms).chain(&x.relative_error).all(|v| v.is_finite()))
 }
 
 fn kpi(k: &Kpi, at: impl FnOnce() -> String) -> Result<(), String> {
