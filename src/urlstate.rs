@@ -2,6 +2,7 @@
 //! `parse` and `to_query`. An unknown or invalid parameter is dropped with a notice; the rest
 //! still applies. Parameters are documented in README.md.
 
+use crate::analysis::window::{Shift, WindowSpec};
 use crate::model::{Family, Thresholds};
 
 /// Which view is shown.
@@ -14,16 +15,25 @@ pub enum View {
     Resources,
     Indices,
     Trends,
+    Timeline,
     Config,
 }
 
 impl View {
-    pub const ALL: [View; 7] =
-        [View::Overview, View::Compare, View::Latency, View::Resources, View::Indices, View::Trends, View::Config];
+    pub const ALL: [View; 8] = [
+        View::Overview,
+        View::Compare,
+        View::Latency,
+        View::Resources,
+        View::Indices,
+        View::Timeline,
+        View::Trends,
+        View::Config,
+    ];
 
     /// Whether the view draws charts (Plotly.js is then worth loading before its data is read).
     pub fn has_charts(self) -> bool {
-        matches!(self, View::Latency | View::Resources | View::Indices | View::Trends)
+        matches!(self, View::Latency | View::Resources | View::Indices | View::Trends | View::Timeline)
     }
 
     pub fn slug(self) -> &'static str {
@@ -34,6 +44,7 @@ impl View {
             View::Resources => "resources",
             View::Indices => "indices",
             View::Trends => "trends",
+            View::Timeline => "timeline",
             View::Config => "config",
         }
     }
@@ -46,6 +57,7 @@ impl View {
             View::Resources => "Resources",
             View::Indices => "Index sizes",
             View::Trends => "Trends",
+            View::Timeline => "Timeline",
             View::Config => "Configuration",
         }
     }
@@ -91,7 +103,20 @@ pub struct UrlState {
     pub metric: Option<String>,
     /// Ingest workers that may share one large file (`workers=1..8`; default: the cores, at most 4).
     pub workers: Option<u8>,
+    /// The part of each run every view judges (`window=FROM-TO` seconds of test time, `window=auto`).
+    pub window: WindowSpec,
+    /// Per-run offsets of the window (`shift=RUN:SECONDS`, repeatable).
+    pub shifts: Vec<Shift>,
+    /// Timeline: the latency percentile drawn (`pct=50|90|95|99`; default 95).
+    pub pct: Option<u8>,
+    /// Timeline: one transaction instead of all samples (`tx=NAME`).
+    pub tx: Option<String>,
+    /// Timeline: wall-clock time on the x axis instead of elapsed test time (`clock=1`).
+    pub clock: bool,
 }
+
+/// Percentiles the Timeline view can draw.
+pub const TIMELINE_PERCENTILES: [u8; 4] = [50, 90, 95, 99];
 
 /// `sort` value for "biggest changes first".
 pub const SORT_BY_CHANGE: &str = "change";
@@ -205,6 +230,13 @@ impl UrlState {
                 }
                 "regressions" => flag(v).map(|b| s.regressions_only = b).is_some(),
                 "sort" => (!v.is_empty()).then(|| s.sort = Some(v.to_string())).is_some(),
+                "window" => WindowSpec::parse(v).map(|w| s.window = w).is_some(),
+                "shift" => Shift::parse(v).map(|x| s.shifts.push(x)).is_some(),
+                "pct" => {
+                    v.parse::<u8>().ok().filter(|p| TIMELINE_PERCENTILES.contains(p)).map(|p| s.pct = Some(p)).is_some()
+                }
+                "tx" => (!v.is_empty()).then(|| s.tx = Some(v.to_string())).is_some(),
+                "clock" => flag(v).map(|b| s.clock = b).is_some(),
                 "workers" => {
                     v.parse::<u8>().ok().filter(|n| (1..=8).contains(n)).map(|n| s.workers = Some(n)).is_some()
                 }
@@ -274,6 +306,21 @@ impl UrlState {
         }
         if let Some(n) = self.workers {
             q.append_pair("workers", &n.to_string());
+        }
+        if let Some(w) = self.window.to_param() {
+            q.append_pair("window", &w);
+        }
+        for shift in &self.shifts {
+            q.append_pair("shift", &shift.to_param());
+        }
+        if let Some(p) = self.pct {
+            q.append_pair("pct", &p.to_string());
+        }
+        if let Some(t) = &self.tx {
+            q.append_pair("tx", t);
+        }
+        if self.clock {
+            q.append_pair("clock", "1");
         }
         q.finish()
     }

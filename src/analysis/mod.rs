@@ -13,6 +13,7 @@ pub mod noise;
 mod summary;
 pub mod tail;
 pub mod trend;
+pub mod window;
 
 pub use compare::{
     compare, compare_one, compare_with, intervals, Cell, Change, Evidence, Intervals, Method, Row, Verdict, Why,

@@ -8,6 +8,7 @@ mod latency;
 mod report;
 mod report_render;
 mod runs;
+mod timeline;
 mod trend;
 
 pub use build::*;
@@ -17,6 +18,7 @@ pub use latency::{latency_table, LATENCY_COLUMNS};
 pub use report::{biggest_changes, report_page, ReportChart, ReportPage, METHOD};
 pub use report_render::{page_confluence, page_html, page_markdown};
 pub use runs::{runs_table, short_time, tenants_table};
+pub use timeline::{run_series, timeline_transactions, RunSeries, SeriesOptions};
 pub use trend::trend_table;
 
 use crate::analysis::{self, Verdict};

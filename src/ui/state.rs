@@ -1,6 +1,7 @@
 //! App state: one context struct with a `provide_*`/`use_*` pair. Everything the URL restores
 //! lives in `url`; derived values are memos, never stored.
 
+use crate::analysis::window::{window_runs, Windowed};
 use crate::analysis::{self, Row};
 use crate::bundle::Run;
 use crate::model::{Thresholds, Workspace};
@@ -38,7 +39,11 @@ pub struct AppState {
     pub system_dark: RwSignal<bool>,
     /// Selected run ids, baseline first.
     pub selected: Memo<Vec<String>>,
-    /// The selected runs themselves, shared with the workspace (pointers, not copies of the runs).
+    /// The selected runs themselves, whole, shared with the workspace (pointers, not copies).
+    pub whole: Memo<Vec<Arc<Run>>>,
+    /// The selected runs cut to the window (`window=`), and what the window did to each.
+    pub windowed: Memo<Windowed>,
+    /// The selected runs as every view judges them: cut to the window, else shared whole.
     pub runs: Memo<Vec<Arc<Run>>>,
     /// Labels of the selected runs.
     pub labels: Memo<Vec<String>>,
@@ -91,30 +96,28 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
     let workspace = RwSignal::new(Workspace::default());
     let url = RwSignal::new(url);
     let selected = Memo::new(move |_| url.with(|u| workspace.with(|w| u.selected_runs(w))));
-    let runs = derived(move |_| {
+    let whole = derived(move |_| {
         let ids = selected.get();
         workspace.with(|w| ids.iter().filter_map(|id| w.shared(id).cloned()).collect::<Vec<Arc<Run>>>())
     });
-    // Labels and rows borrow from the workspace rather than read `runs`: memos are lazy, and a
-    // view that never reads `runs` (latency) never builds that list.
+    // The window alone, so that other URL changes (a filter being typed) never cut the runs again.
+    let window = Memo::new(move |_| url.with(|u| (u.window, u.shifts.clone())));
+    let windowed = derived(move |_| {
+        let (spec, shifts) = window.get();
+        whole.with(|runs| window_runs(runs, spec, &shifts))
+    });
+    let runs = derived(move |_| windowed.with(|w| w.runs.clone()));
     let labels = Memo::new(move |_| {
         let ids = selected.get();
         workspace.with(|w| ids.iter().filter_map(|id| w.run(id).map(|r| r.label.clone())).collect())
     });
     let thresholds = Memo::new(move |_| url.with(|u| workspace.with(|w| u.thresholds(w))));
-    // Bootstrap intervals depend on the runs alone: computed once per selection, kept while the
-    // thresholds change.
-    let intervals = derived(move |_| {
-        let ids = selected.get();
-        workspace.with(|w| analysis::intervals(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>()))
-    });
+    // Bootstrap intervals depend on the runs alone: computed once per selection and window, kept
+    // while the thresholds change.
+    let intervals = derived(move |_| windowed.with(|w| analysis::intervals(&refs(&w.runs))));
     let rows = derived(move |_| {
         let th = thresholds.get();
-        let ids = selected.get();
-        intervals.with(|iv| {
-            workspace
-                .with(|w| analysis::compare_with(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>(), &th, iv))
-        })
+        intervals.with(|iv| windowed.with(|w| analysis::compare_with(&refs(&w.runs), &th, iv)))
     });
     let system_dark = RwSignal::new(system_dark);
     let dark = Memo::new(move |_| match url.with(|u| u.theme) {
@@ -131,6 +134,8 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
         progress: RwSignal::new(None),
         system_dark,
         selected,
+        whole,
+        windowed,
         runs,
         labels,
         thresholds,

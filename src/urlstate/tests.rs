@@ -23,6 +23,11 @@ fn round_trips_a_full_state() {
         order: Some("release".into()),
         metric: Some("search · p95".into()),
         workers: Some(2),
+        window: WindowSpec::Range { from_s: 120, to_s: 3480 },
+        shifts: vec![Shift { run: "poppy-t2".into(), seconds: -30 }, Shift { run: "a:b".into(), seconds: 5 }],
+        pct: Some(99),
+        tx: Some("search & co".into()),
+        clock: true,
     };
     let q = s.to_query();
     let (back, notices) = UrlState::parse(&q);
@@ -37,6 +42,13 @@ fn check(src: &str) -> Result<(), String> {
     let base = url::Url::parse("https://owner.github.io/runlens/?view=latency").unwrap();
     let resolved = base.join(src).ok();
     check_src(src, resolved.as_ref().map(|u| format!("{}:", u.scheme())).as_deref())
+}
+
+#[test]
+fn bad_window_parameters_are_dropped_alone() {
+    let (s, notices) = UrlState::parse("window=90-30&shift=nocolon&pct=42&view=timeline&window=auto");
+    assert_eq!((s.view, s.window, s.shifts.len(), s.pct), (View::Timeline, WindowSpec::Auto, 0, None));
+    assert_eq!(notices.len(), 3, "{notices:?}");
 }
 
 #[test]

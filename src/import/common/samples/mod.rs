@@ -17,7 +17,7 @@ mod values;
 
 pub use aggregator::Aggregator;
 pub use label_stats::{run_kpis, LabelStats, Sample};
-pub use values::{nearest_rank, Summary, Values, APPROX_RELATIVE_ERROR, MAX_DISTINCT};
+pub use values::{compact_histogram, nearest_rank, Summary, Values, APPROX_RELATIVE_ERROR, MAX_DISTINCT};
 
 #[cfg(test)]
 mod tests;

@@ -233,7 +233,7 @@ impl Values {
             min: sorted.first().map_or(0.0, |x| x.0),
             max: sorted.last().map_or(0.0, |x| x.0),
             percentiles: percentiles.iter().map(|p| nearest_rank(&sorted, self.n, *p)).collect(),
-            histogram: histogram(&sorted),
+            histogram: compact_histogram(&sorted),
             exact: self.is_exact(),
         })
     }
@@ -271,7 +271,7 @@ pub fn nearest_rank(sorted: &[(f64, u64)], n: u64, p: f64) -> f64 {
 /// A compact histogram: every distinct value when there are few, else buckets about 3 % wide
 /// (32 per power of two). Each bucket's bound is the largest value in it, so the last bound is the
 /// maximum and "counts[i] values in (bounds[i-1], bounds[i]]" holds exactly.
-fn histogram(sorted: &[(f64, u64)]) -> Histogram {
+pub fn compact_histogram(sorted: &[(f64, u64)]) -> Histogram {
     if sorted.len() <= EXACT_HISTOGRAM_VALUES {
         return Histogram {
             upper_bounds_ms: sorted.iter().map(|x| x.0).collect(),
