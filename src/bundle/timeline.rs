@@ -121,7 +121,7 @@ impl Timeline {
                     && t.cells.iter().all(|c| cells_ok(c, t.values_ms.len()))
                     && t.values_ms.windows(2).all(|w| w[0] < w[1])
             })
-            && self.causes.iter().all(|c| c.counts.len() % 2 == 0 && c.counts.chunks(2).all(|p| p[0] < n as u64))
+            && self.causes.iter().all(|c| c.counts.len().is_multiple_of(2) && c.counts.chunks(2).all(|p| p[0] < n as u64))
     }
 
     /// Test time (seconds after `origin_ms`) where bucket `b` starts.
@@ -131,7 +131,7 @@ impl Timeline {
 }
 
 fn cells_ok(cells: &[u64], values: usize) -> bool {
-    cells.len() % 2 == 0 && cells.chunks(2).all(|p| (p[0] as usize) < values)
+    cells.len().is_multiple_of(2) && cells.chunks(2).all(|p| (p[0] as usize) < values)
 }
 
 #[cfg(test)]
