@@ -5,7 +5,7 @@
 use super::browser;
 use super::components::{
     busy::Busy, import_panel::ImportPanel, notices::Notices, open_button::OpenButton, run_picker::RunPicker,
-    share::ShareButtons,
+    share::ShareButtons, window_bar::WindowBar,
 };
 use super::loader;
 use super::show::{shown, shown_or};
@@ -177,6 +177,9 @@ fn Workspace() -> impl IntoView {
             }.into_any(), {let f = move || view! {
                 <EmbedRuns/>
             }; move || f().into_any()})}
+            {shown(move || !embed.get(), move || view! {
+                <WindowBar/>
+            }.into_any())}
             <CurrentView view_now/>
         </main>
     }
@@ -246,6 +249,7 @@ fn CurrentView(view_now: Memo<View>) -> impl IntoView {
         View::Resources => view! { <views::resources::Resources/> }.into_any(),
         View::Indices => view! { <views::indices::Indices/> }.into_any(),
         View::Trends => view! { <views::trends::Trends/> }.into_any(),
+        View::Timeline => view! { <views::timeline::Timeline/> }.into_any(),
         View::Config => view! { <views::config::Config/> }.into_any(),
     }
 }

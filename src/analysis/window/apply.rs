@@ -67,6 +67,11 @@ pub fn window_run(run: &Run, from_s: f64, to_s: f64) -> Option<(Run, Applied)> {
         window_resource(res, lo + shift, hi + shift);
     }
     out.duration_s = Some(seconds);
+    out.notes.push(format!(
+        "Judged on {} to {} of test time (the window), not the whole run.",
+        crate::format::duration_s(lo),
+        crate::format::duration_s(hi)
+    ));
     out.timeline = run.timeline.clone();
     Some((out, Applied { from_s: lo, to_s: hi, samples, exact }))
 }

@@ -229,22 +229,56 @@ pub fn Chart<F>(
     /// File name (without extension) of PNG/SVG downloads.
     #[prop(default = "runlens-chart")]
     file_name: &'static str,
+    /// Called with the x range a user selects by dragging (the figure sets `dragmode: "select"`).
+    #[prop(optional)]
+    on_select: Option<Box<dyn Fn(f64, f64)>>,
 ) -> impl IntoView
 where
     F: Fn() -> Figure + 'static,
 {
-    chart(Box::new(figure), label, height, file_name)
+    chart(Box::new(figure), label, height, file_name, on_select)
+}
+
+/// Hands `Plotly`'s `plotly_selected` events of the chart `id` to `on_select` as an x range
+/// (`event.range.x`); a click that selects nothing sends no range and is ignored.
+fn listen_for_selection(id: &str, on_select: std::rc::Rc<dyn Fn(f64, f64)>) {
+    use wasm_bindgen::{closure::Closure, JsCast, JsValue};
+    let Some(div) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else {
+        return;
+    };
+    let Ok(on) = js_sys::Reflect::get(&div, &"on".into()) else { return };
+    let Some(on) = on.dyn_ref::<js_sys::Function>() else { return };
+    let handler = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+        let get = |v: &JsValue, k: &str| js_sys::Reflect::get(v, &k.into()).ok();
+        let x = get(&event, "range").and_then(|r| get(&r, "x"));
+        let end = |i: u32| x.as_ref().map(|x| js_sys::Reflect::get_u32(x, i)).and_then(Result::ok)?.as_f64();
+        if let (Some(a), Some(b)) = (end(0), end(1)) {
+            on_select(a.min(b), a.max(b));
+        }
+    });
+    let _ = on.call2(&div, &"plotly_selected".into(), handler.as_ref());
+    // The chart's div keeps the handler for as long as it lives (Plotly holds it).
+    handler.forget();
 }
 
 /// `Chart`'s body, for any figure: the component is generic over the closure that builds the
 /// figure, and this keeps one copy of its effect, buttons and view for the page's charts.
-fn chart(figure: Box<dyn Fn() -> Figure>, label: String, height: u32, file_name: &'static str) -> AnyView {
+fn chart(
+    figure: Box<dyn Fn() -> Figure>,
+    label: String,
+    height: u32,
+    file_name: &'static str,
+    on_select: Option<Box<dyn Fn(f64, f64)>>,
+) -> AnyView {
     let id = format!("chart-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
+    let on_select: Option<std::rc::Rc<dyn Fn(f64, f64)>> = on_select.map(std::rc::Rc::from);
+    let listening = std::rc::Rc::new(std::cell::Cell::new(false));
     let error = RwSignal::new(None::<String>);
     let div_id = id.clone();
     let drawn = std::rc::Rc::new(std::cell::Cell::new(0u64));
     Effect::new(move |_| {
         let drawn = drawn.clone();
+        let (on_select, listening) = (on_select.clone(), listening.clone());
         let fig = figure();
         let id = div_id.clone();
         let this = drawn.get() + 1;
@@ -257,7 +291,12 @@ fn chart(figure: Box<dyn Fn() -> Figure>, label: String, height: u32, file_name:
                 return;
             }
             match ensure_plotly().await {
-                Ok(()) => draw(&id, &fig).await,
+                Ok(()) => {
+                    draw(&id, &fig).await;
+                    if let Some(f) = on_select.filter(|_| !listening.replace(true)) {
+                        listen_for_selection(&id, f);
+                    }
+                }
                 Err(e) => error.set(Some(e)),
             }
         });

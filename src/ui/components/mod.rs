@@ -1,6 +1,6 @@
 //! The parts pages and the shell share: tables, charts, view controls and the empty state, the run
 //! picker, the import panel, notices, the busy bar, share and open buttons, the verdict summary,
-//! the two-dimension grid and the report export. Components import no view and not the app.
+//! the two-dimension grid, the report export and the window bar. Components import no view and not the app.
 
 pub mod busy;
 pub mod chart;
@@ -15,6 +15,7 @@ pub mod run_picker;
 pub mod share;
 pub mod table_view;
 pub mod verdict_summary;
+pub mod window_bar;
 
 use crate::analysis::Verdict;
 

@@ -149,11 +149,13 @@ fn start_export(state: AppState, busy: RwSignal<bool>, kind: Kind) {
     });
     spawn_local(async move {
         let charts = draw_charts(&charts_wanted, latency, &labels).await;
+        // The runs as judged: cut to the window when there is one.
         let page: Option<ReportPage> = state.workspace.with_untracked(|w| {
-            let ids = state.selected.get_untracked();
-            let runs: Vec<&crate::bundle::Run> = ids.iter().filter_map(|id| w.run(id)).collect();
             let th = state.thresholds.get_untracked();
-            state.rows.with_untracked(|rows| Some(report_page(w, &runs, rows, &labels, &th, charts.clone())))
+            state.runs.with_untracked(|runs| {
+                let runs = crate::ui::refs(runs);
+                state.rows.with_untracked(|rows| Some(report_page(w, &runs, rows, &labels, &th, charts.clone())))
+            })
         });
         busy.set(false);
         let Some(page) = page else { return };

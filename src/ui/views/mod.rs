@@ -8,4 +8,5 @@ pub mod landing;
 pub mod latency;
 pub mod overview;
 pub mod resources;
+pub mod timeline;
 pub mod trends;

@@ -1,0 +1,161 @@
+//! The Timeline figure: stacked panels on one x axis (latency percentile, throughput, errors,
+//! active users, resources in percent), one colour per run, the window shaded, drag to select.
+
+use crate::limits::MAX_CHART_TRACES;
+use crate::tables::RunSeries;
+use crate::ui::components::chart::{axis, configured, margin, text, themed, Attr, Attrs, Figure, Trace};
+use plotly::common::{Mode, Orientation};
+use plotly::layout::{AxisType, HoverMode};
+
+/// Run colours, the same in every panel (Plotly's default sequence).
+const RUN_COLOURS: [&str; 8] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+/// Each panel's height in pixels.
+const PANEL_PX: u32 = 150;
+/// y axis names by panel, top to bottom.
+const AXES: [(&str, &str); 5] = [("y", "yaxis"), ("y2", "yaxis2"), ("y3", "yaxis3"), ("y4", "yaxis4"), ("y5", "yaxis5")];
+
+/// What the figure shows besides the series.
+pub struct Frame {
+    pub percentile: u8,
+    pub clock: bool,
+    pub dark: bool,
+    /// Each run's window as (from, to) on the x axis, if cut.
+    pub windows: Vec<Option<(f64, f64)>>,
+}
+
+struct Panel {
+    title: &'static str,
+    hover: &'static str,
+    series: fn(&RunSeries) -> Vec<Option<f64>>,
+}
+
+fn some(v: &[f64]) -> Vec<Option<f64>> {
+    v.iter().map(|x| Some(*x)).collect()
+}
+
+/// The panels that have data in some run, top to bottom.
+fn panels(users: bool, percentile: u8) -> Vec<Panel> {
+    let latency = match percentile {
+        50 => "p50 (ms)",
+        90 => "p90 (ms)",
+        99 => "p99 (ms)",
+        _ => "p95 (ms)",
+    };
+    let mut out = vec![
+        Panel { title: latency, hover: "%{y:,.1f} ms", series: |s| s.latency_ms.clone() },
+        Panel { title: "throughput (/s)", hover: "%{y:,.2f}/s", series: |s| some(&s.throughput) },
+        Panel { title: "errors (/s)", hover: "%{y:,.2f}/s", series: |s| some(&s.errors) },
+    ];
+    if users {
+        out.push(Panel { title: "active users", hover: "%{y:,.0f}", series: |s| some(&s.users) });
+    }
+    out
+}
+
+/// The figure of `runs` (one per selected run with a timeline, in selection order).
+pub fn timeline_figure(runs: &[(usize, RunSeries)], frame: &Frame) -> Figure {
+    let users = runs.iter().any(|(_, s)| !s.users.is_empty());
+    let panels = panels(users, frame.percentile);
+    let has_resources = runs.iter().any(|(_, s)| !s.resources.is_empty());
+    let mut titles: Vec<&'static str> = panels.iter().map(|p| p.title).collect();
+    if has_resources {
+        titles.push("resources (%)");
+    }
+    let n = titles.len();
+    let mut fig = Figure::new();
+    let mut traces = 0;
+    for (p, panel) in panels.iter().enumerate() {
+        for (i, s) in runs {
+            let colour = RUN_COLOURS[i % RUN_COLOURS.len()];
+            fig.add_trace(
+                Trace::scatter()
+                    .with("x", s.x.clone())
+                    .with("y", (panel.series)(s))
+                    .with("yaxis", AXES[p].0)
+                    .with("mode", Attr::of(Mode::Lines))
+                    .with("name", text(&s.label))
+                    .with("legendgroup", text(&s.label))
+                    .with("showlegend", p == 0)
+                    .with("line", Attr::obj([("color", colour.into()), ("width", 1.5.into())]))
+                    .with("hovertemplate", panel.hover),
+            );
+            traces += 1;
+        }
+    }
+    if has_resources {
+        let p = n - 1;
+        for (i, s) in runs {
+            for (name, x, y) in &s.resources {
+                if traces >= MAX_CHART_TRACES {
+                    break;
+                }
+                fig.add_trace(
+                    Trace::scatter()
+                        .with("x", x.clone())
+                        .with("y", y.clone())
+                        .with("yaxis", AXES[p].0)
+                        .with("mode", Attr::of(Mode::Lines))
+                        .with("name", text(&format!("{} · {name}", s.label)))
+                        .with("line", Attr::obj([("color", RUN_COLOURS[i % RUN_COLOURS.len()].into()), ("width", 1.0.into()), ("dash", "dot".into())]))
+                        .with("hovertemplate", "%{y:,.1f}%"),
+                );
+                traces += 1;
+            }
+        }
+    }
+    fig.set_layout(layout(n, &titles, runs, frame));
+    configured(fig, "runlens-timeline")
+}
+
+fn layout(n: usize, titles: &[&'static str], runs: &[(usize, RunSeries)], frame: &Frame) -> Attrs {
+    let dark = frame.dark;
+    let gap = 0.04;
+    let share = (1.0 - gap * (n as f64 - 1.0)) / n as f64;
+    let mut l = Attrs::default()
+        .with("height", PANEL_PX * n as u32 + 90)
+        .with("margin", margin(10, 10, 40, 10))
+        .with("hovermode", Attr::of(HoverMode::XUnified))
+        .with("dragmode", "select")
+        .with("selectdirection", "h")
+        .with("selections", Attr::from(Vec::<f64>::new()))
+        .with(
+            "legend",
+            Attr::obj([("orientation", Attr::of(Orientation::Horizontal)), ("y", 1.0.into()), ("yanchor", "bottom".into()), ("x", 0.0.into())]),
+        );
+    let mut x = if frame.clock { axis(dark, "time (UTC)") } else { axis(dark, "elapsed test time (min)") };
+    if frame.clock {
+        x.set("type", Attr::of(AxisType::Date));
+    }
+    x.set("anchor", AXES[n - 1].0);
+    l.set("xaxis", x);
+    for (p, title) in titles.iter().enumerate() {
+        let top = 1.0 - p as f64 * (share + gap);
+        let mut y = axis(dark, *title);
+        y.set("domain", vec![(top - share).max(0.0), top]);
+        y.set("rangemode", "tozero");
+        y.set("fixedrange", true);
+        l.set(AXES[p].1, y);
+    }
+    let shapes: Vec<Attr> = runs
+        .iter()
+        .zip(&frame.windows)
+        .filter_map(|((i, _), w)| {
+            let (a, b) = (*w)?;
+            Some(Attr::obj([
+                ("type", "rect".into()),
+                ("xref", "x".into()),
+                ("yref", "paper".into()),
+                ("x0", a.into()),
+                ("x1", b.into()),
+                ("y0", 0.0.into()),
+                ("y1", 1.0.into()),
+                ("fillcolor", RUN_COLOURS[i % RUN_COLOURS.len()].into()),
+                ("opacity", 0.08.into()),
+                ("line", Attr::obj([("width", 0u32.into())])),
+                ("layer", "below".into()),
+            ]))
+        })
+        .collect();
+    l.set("shapes", shapes);
+    themed(dark, l)
+}
