@@ -178,3 +178,4 @@ mod hostile;
 mod import_panel;
 mod loading;
 mod verdicts;
+mod window;
