@@ -150,7 +150,12 @@ fn pick_time<'a>(times: impl Iterator<Item = &'a String>, later: bool) -> Option
 /// duration between them (else the longest part's), taken from the parts with transactions when
 /// there are any (a CloudWatch query usually spans more than the test: the load tool's samples
 /// say when the test ran); the worst status; dimensions of the parts, then `spec`'s, which win.
-pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
+/// Parts counted from samples go first; when several are (load generators of one test), their
+/// transactions, KPIs, errors and timelines add up (`merge`).
+pub fn merge_runs(spec: &RunSpec, mut parts: Vec<Part>) -> (Run, Vec<Warning>) {
+    // Files counted from samples first: where a summary of the same test (statistics.json,
+    // Gatling's stats.json) names the same transaction, the samples' version is kept.
+    parts.sort_by_key(|p| !super::merge::is_sampled(&p.run));
     let mut warnings = Vec::new();
     let sources: Vec<String> = parts.iter().map(|p| p.source.clone()).collect();
     let names: Vec<&str> = sources.iter().map(String::as_str).collect();
