@@ -5,7 +5,7 @@
 //! the runs into one bundle, after the runs of a bundle being appended to (last night's history),
 //! keeping every run id unique.
 
-use crate::bundle::{self, Bundle, Comparison, Kpi, Report, Run, RunStatus, Transaction, Warning};
+use crate::bundle::{self, Bundle, Comparison, Report, Run, RunStatus, Warning};
 use crate::import::common::civil;
 use crate::model::Workspace;
 use std::collections::hash_map::{Entry, HashMap};
@@ -178,7 +178,7 @@ pub fn merge_runs(spec: &RunSpec, mut parts: Vec<Part>) -> (Run, Vec<Warning>) {
     let (mut txns, mut res, mut idx, mut kpis) = (Unique::new(), Unique::new(), Unique::new(), Unique::new());
     let (mut errs, mut tenants, mut modules, mut infra) = (Unique::new(), Unique::new(), Unique::new(), Unique::new());
     let mut status_part: Option<usize> = None;
-    let load = merge_load(&parts, &mut run, &mut warnings);
+    let load = super::merge::load(&parts, &mut run, &mut warnings);
     let first_load = parts.iter().position(|p| super::merge::is_sampled(&p.run));
     for (i, Part { source, run: mut r }) in parts.into_iter().enumerate() {
         if let Some(merged) = load.as_ref().filter(|_| super::merge::is_sampled(&r)) {
@@ -249,33 +249,6 @@ pub fn merge_runs(spec: &RunSpec, mut parts: Vec<Part>) -> (Run, Vec<Warning>) {
     }
     (run, warnings)
 }
-
-/// When two or more parts were counted from samples (several load generators of one test), their
-/// transactions and KPIs merged (`merge::samples`) and their timelines merged into `run`.
-fn merge_load(parts: &[Part], run: &mut Run, warnings: &mut Vec<Warning>) -> Option<Load> {
-    let timelines: Vec<(&str, &super::super::bundle::Timeline)> =
-        parts.iter().filter_map(|p| p.run.timeline.as_ref().map(|t| (p.source.as_str(), t))).collect();
-    let mut text = Vec::new();
-    run.timeline = match timelines.split_first() {
-        None => None,
-        Some((first, rest)) => {
-            rest.iter().try_fold(first.1.clone(), |acc, t| super::merge::merge_timelines(&acc, t.1, &mut text))
-        }
-    };
-    let path = timelines.first().map_or(String::new(), |t| t.0.to_string());
-    warnings.extend(text.into_iter().map(|message| Warning { path: path.clone(), message }));
-    let sampled: Vec<(&str, &Run)> =
-        parts.iter().filter(|p| super::merge::is_sampled(&p.run)).map(|p| (p.source.as_str(), &p.run)).collect();
-    if sampled.len() < 2 {
-        return None;
-    }
-    let m = super::merge::samples(&sampled);
-    warnings.extend(m.warnings);
-    Some((m.transactions, m.kpis, m.errors))
-}
-
-/// What the load generators' parts give the merged run: transactions, KPIs, errors.
-type Load = (Vec<Transaction>, Vec<Kpi>, Vec<bundle::ErrorEntry>);
 
 /// Why the groups do not make a bundle.
 pub type GroupError = String;

@@ -7,11 +7,37 @@ pub mod dist;
 mod kpis;
 pub mod timeline;
 
+use super::group::Part;
 use crate::bundle::{ErrorEntry, Kpi, Run, Transaction, Warning};
 use crate::import::common::{civil, samples::LabelStats};
 use std::collections::HashMap;
 
 pub use timeline::merge_timelines;
+
+/// When two or more parts were counted from samples (several load generators of one test), their
+/// transactions and KPIs merged (`merge::samples`) and their timelines merged into `run`.
+pub fn load(parts: &[Part], run: &mut Run, warnings: &mut Vec<Warning>) -> Option<Load> {
+    let timelines: Vec<(&str, &crate::bundle::Timeline)> =
+        parts.iter().filter_map(|p| p.run.timeline.as_ref().map(|t| (p.source.as_str(), t))).collect();
+    let mut text = Vec::new();
+    run.timeline = match timelines.split_first() {
+        None => None,
+        Some((first, rest)) => rest.iter().try_fold(first.1.clone(), |acc, t| merge_timelines(&acc, t.1, &mut text)),
+    };
+    let path = timelines.first().map_or(String::new(), |t| t.0.to_string());
+    warnings.extend(text.into_iter().map(|message| Warning { path: path.clone(), message }));
+    let sampled: Vec<(&str, &Run)> =
+        parts.iter().filter(|p| is_sampled(&p.run)).map(|p| (p.source.as_str(), &p.run)).collect();
+    if sampled.len() < 2 {
+        return None;
+    }
+    let m = samples(&sampled);
+    warnings.extend(m.warnings);
+    Some((m.transactions, m.kpis, m.errors))
+}
+
+/// What the load generators' parts give the merged run: transactions, KPIs, errors.
+pub type Load = (Vec<Transaction>, Vec<Kpi>, Vec<ErrorEntry>);
 
 /// Whether a run's transactions were counted from samples (they carry histograms): only such runs'
 /// transactions add up; a summary (statistics.json, Locust's stats) describes samples another file
