@@ -172,7 +172,7 @@ impl Info {
 
 /// A path's folder (`/`-separated, lower-cased) and its file name.
 fn split(name: &str) -> (String, String) {
-    let norm = name.replace('\\', "/").to_lowercase();
+    let norm = crate::fold::lower(&name.replace('\\', "/")).into_owned();
     match norm.rsplit_once('/') {
         Some((d, f)) => (d.to_string(), f.to_string()),
         None => (String::new(), norm),
@@ -210,9 +210,11 @@ pub fn set_key(name: &str) -> Option<String> {
 /// and `poppy.jtl` both give `poppy`); `None` when nothing is left in either.
 pub fn stem_key(name: &str) -> Option<String> {
     let (dir, _) = split(name);
-    let stem = names::file_stem(name).to_lowercase();
-    let words: Vec<&str> =
-        stem.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty() && !TOOL_WORDS.contains(w)).collect();
+    let stem = crate::fold::lower(names::file_stem(name)).into_owned();
+    let words: Vec<&str> = stem
+        .split(|c: char| c.is_ascii_punctuation() || c.is_ascii_whitespace())
+        .filter(|w| !w.is_empty() && !TOOL_WORDS.contains(w))
+        .collect();
     (!words.is_empty() || !dir.is_empty()).then(|| format!("{dir}/{}", words.join("-")))
 }
 

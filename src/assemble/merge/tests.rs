@@ -71,3 +71,89 @@ fn two_generators_add_up_to_one() {
     assert_eq!(m.transactions, want.transactions);
     assert!(m.warnings.is_empty(), "{:?}", m.warnings);
 }
+
+/// A run of one label whose samples are `values` (one a second from `t0` ms), with its timeline
+/// (1 s buckets, every value) when `timeline` is set.
+fn run_with(values: &[u64], t0: i64, timeline: bool) -> Run {
+    let mut l = LabelStats { name: "x".into(), ..Default::default() };
+    for (i, v) in values.iter().enumerate() {
+        l.add(&Sample { elapsed_ms: Some(*v), start_ms: Some(t0 + 1000 * i as i64), ..Default::default() });
+    }
+    let w = (l.first_start_ms, l.last_end_ms);
+    let tl = timeline.then(|| {
+        let mut distinct: Vec<f64> = values.iter().map(|v| *v as f64).collect();
+        distinct.sort_by(f64::total_cmp);
+        distinct.dedup();
+        let cell = |v: u64| vec![distinct.iter().position(|d| *d == v as f64).unwrap() as u64, 1];
+        crate::bundle::Timeline {
+            start_ms: t0,
+            origin_ms: t0,
+            interval_s: 1,
+            buckets: values.len() as u32,
+            transactions: vec![crate::bundle::TransactionTimeline {
+                name: "x".into(),
+                samples: vec![1; values.len()],
+                errors: vec![0; values.len()],
+                exact: true,
+                cells: values.iter().map(|v| cell(*v)).collect(),
+                values_ms: distinct.clone(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    });
+    Run {
+        id: "r".into(),
+        start: w.0.map(civil::iso_utc),
+        end: w.1.map(civil::iso_utc),
+        transactions: vec![l.to_transaction(w)],
+        timeline: tl,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn an_exact_timeline_makes_a_bucketed_histogram_merge_exactly() {
+    // 400 distinct values per generator: the histograms are in buckets, the timelines exact.
+    let a: Vec<u64> = (0..400).map(|i| 1000 + i * 3).collect();
+    let b: Vec<u64> = (0..400).map(|i| 1001 + i * 3).collect();
+    let t0 = 1_700_000_000_000;
+    let (ra, rb) = (run_with(&a, t0, true), run_with(&b, t0, true));
+    assert!(!dist::histogram_is_exact(&ra.transactions[0], &dist::of(&ra.transactions[0], None).unwrap().pairs));
+    let m = samples(&[("a", &ra), ("b", &rb)]);
+    let all: Vec<u64> = a.iter().chain(&b).copied().collect();
+    let mut sorted = all.clone();
+    sorted.sort();
+    let rank = |p: f64| sorted[((p * sorted.len() as f64 / 100.0).ceil() as usize).max(1) - 1] as f64;
+    let t = &m.transactions[0];
+    assert_eq!(
+        (t.median_ms, t.p90_ms, t.p95_ms, t.p99_ms),
+        (Some(rank(50.0)), Some(rank(90.0)), Some(rank(95.0)), Some(rank(99.0)))
+    );
+    assert!(!m.warnings.iter().any(|w| w.message.contains("histogram bucket")), "{:?}", m.warnings);
+    // Without timelines the same merge is within a bucket, and says so.
+    let (ha, hb) = (run_with(&a, t0, false), run_with(&b, t0, false));
+    let m = samples(&[("a", &ha), ("b", &hb)]);
+    assert!(m.warnings.iter().any(|w| w.message.contains("histogram bucket")));
+    let p95 = m.transactions[0].p95_ms.unwrap();
+    assert!((p95 - rank(95.0)).abs() <= rank(95.0) * 0.032, "{p95} vs {}", rank(95.0));
+}
+
+#[test]
+fn a_run_of_two_generators_merges_their_timelines() {
+    let t0 = 1_700_000_000_000;
+    let parts = vec![
+        crate::assemble::group::Part { source: "a.jtl".into(), run: run_with(&[5, 6, 7], t0, true) },
+        crate::assemble::group::Part { source: "b.jtl".into(), run: run_with(&[6, 9], t0 + 2000, true) },
+    ];
+    let spec = crate::assemble::group::RunSpec { id: "r".into(), ..Default::default() };
+    let (run, warnings) = crate::assemble::group::merge_runs(&spec, parts);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let tl = run.timeline.expect("merged timeline");
+    assert_eq!(tl.buckets, 4);
+    let x = &tl.transactions[0];
+    assert_eq!(x.samples, vec![1, 1, 2, 1]);
+    assert_eq!(x.values_ms, vec![5.0, 6.0, 7.0, 9.0]);
+    assert_eq!(x.cells[2], vec![1, 1, 2, 1], "bucket 2 holds a 7 (index 2) and a 6 (index 1)");
+    assert_eq!(run.transactions[0].samples, Some(5));
+}
