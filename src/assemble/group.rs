@@ -232,7 +232,7 @@ pub fn merge_runs(spec: &RunSpec, mut parts: Vec<Part>) -> (Run, Vec<Warning>) {
         res.add(r.resources, at, "resource", |x| format!("{} {}", x.service, x.metric), w);
         idx.add(r.indices, at, "index", |x| x.index.clone(), w);
         kpis.add(r.kpis, at, "KPI", |k| k.name.clone(), w);
-        errs.add(r.errors, at, "error", |e| e.message.clone(), w);
+        errs.add(r.errors, at, "error", |e| e.key(), w);
         tenants.add(r.tenants, at, "tenant", |t| t.tenant.clone(), w);
         modules.add(r.modules, at, "module", |m| m.module.clone(), w);
         infra.add(r.infrastructure, at, "infrastructure component", |c| c.component.clone(), w);

@@ -21,6 +21,7 @@
 //! up to their next markup, never held in memory.
 
 use crate::bundle::{LoadError, LoadErrorKind, Run};
+use crate::import::common::causes::normalise::is_controller_message;
 use crate::import::common::samples::Sample;
 use crate::import::jmeter::csv::{finish_parts, Part};
 use crate::import::Head;
@@ -242,9 +243,9 @@ impl Fields {
         };
         let stats = &mut part.agg.labels[id];
         stats.add(&s);
-        stats.is_controller |= self.message.starts_with("Number of samples in transaction");
+        stats.is_controller |= is_controller_message(self.message.as_bytes());
         if s.errors > 0 {
-            part.count_error(self.code.as_bytes(), self.message.as_bytes(), s.errors);
+            part.count_error(id, self.code.as_bytes(), self.message.as_bytes(), b"", s.start_ms, s.errors);
         }
         part.records += 1;
     }

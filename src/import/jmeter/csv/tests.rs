@@ -34,7 +34,9 @@ fn awkward_labels_codes_and_times() {
     let n = txn(run, "404");
     assert_eq!((n.samples, n.errors), (Some(2), Some(1)));
     assert_eq!(run.transactions[0].name, "a, \"quoted\"\nlabel", "order of first appearance");
-    assert_eq!(run.errors[0].message, "Non HTTP response code: java.net.SocketException/OK");
+    assert_eq!(run.errors[0].key(), "404: Non HTTP response code: java.net.SocketException/OK");
+    // Times in seconds after the run's first sample (999 000 ms).
+    assert_eq!((run.errors[0].first_s, run.errors[0].last_s), (Some(1.5), Some(1.5)));
     assert_eq!(run.start.as_deref(), Some("1970-01-01T00:16:39Z"));
     assert_eq!(run.duration_s, Some(2.04));
 }

@@ -33,7 +33,10 @@ fn nested_samples_are_not_counted_and_controllers_are_marked() {
     assert_eq!(run.kpis.iter().find(|k| k.name == "Samples").map(|k| k.value), Some(1.0));
     // a, b and b-0 are sub-samples (b-0 is nested twice).
     assert!(run.notes.iter().any(|n| n.starts_with("2 sub-samples")), "{:?}", run.notes);
-    assert_eq!(run.errors[0].message, "200/Number of samples in transaction : 2, number of failing samples : 1");
+    // A Transaction Controller's failure reads as such, whatever its numbers.
+    assert_eq!(run.errors[0].key(), "TC: 200/failing child samples (Transaction Controller)");
+    let example = run.errors[0].example.as_deref();
+    assert_eq!(example, Some("Number of samples in transaction : 2, number of failing samples : 1"));
 }
 
 #[test]
@@ -64,7 +67,7 @@ fn xstream_form_samples_are_read_from_their_children() {
     let t = txn(run, "http://x/ & y");
     assert_eq!((t.samples, t.errors, t.max_ms), (Some(1), Some(1), Some(100.0)));
     assert_eq!(run.start.as_deref(), Some("2015-05-13T08:36:42.173Z"));
-    assert_eq!(run.errors[0].message, "500/<boom>");
+    assert_eq!(run.errors[0].key(), "http://x/ & y: 500/<boom>");
     assert!(
         warnings(&imp).iter().any(|w| w.starts_with("line 14: <other> elements carry no sample fields")),
         "{:?}",
