@@ -30,17 +30,19 @@ fn import(path: &Path) -> Option<Run> {
 }
 
 type Key = (String, String, String);
+/// Count, first and last epoch ms of a cause.
+type Seen = (u64, i64, i64);
 
 /// (label, code, normalised message) → (count, first ms, last ms) of the failed rows of a JTL
 /// with a header; `None` when the file has no header or no timeStamp in epoch ms.
-fn brute_force(text: &str) -> Option<(BTreeMap<Key, (u64, i64, i64)>, i64)> {
+fn brute_force(text: &str) -> Option<(BTreeMap<Key, Seen>, i64)> {
     let delim = if text.lines().next()?.matches('\t').count() > 2 { b'\t' } else { b',' };
     let mut r = csv::ReaderBuilder::new().delimiter(delim).flexible(true).from_reader(text.as_bytes());
     let head: Vec<String> = r.headers().ok()?.iter().map(str::to_string).collect();
     let col = |n: &str| head.iter().position(|h| h == n);
     let (ts, label, ok) = (col("timeStamp")?, col("label")?, col("success")?);
     let (code, msg, fail) = (col("responseCode"), col("responseMessage"), col("failureMessage"));
-    let mut out: BTreeMap<Key, (u64, i64, i64)> = BTreeMap::new();
+    let mut out: BTreeMap<Key, Seen> = BTreeMap::new();
     let mut origin = i64::MAX;
     for rec in r.records() {
         let rec = rec.ok()?;
@@ -70,7 +72,7 @@ fn jtl_causes_equal_a_count_of_the_raw_rows() {
         let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
         let Some((want, origin)) = brute_force(&text) else { continue };
         let run = import(&path).unwrap();
-        let got: BTreeMap<Key, (u64, i64, i64)> = run
+        let got: BTreeMap<Key, Seen> = run
             .errors
             .iter()
             .map(|e| {

@@ -247,8 +247,8 @@ fn errors_by_cause_read_assertions_and_transaction_controllers() {
     ];
     let text = format!("{HEADER}\n{}\n", rows.join("\n"));
     let run = &import_bytes("r.jtl", text.as_bytes()).unwrap().bundle.runs[0];
-    let got: Vec<(String, Option<u64>, Option<f64>, Option<f64>)> =
-        run.errors.iter().map(|e| (e.key(), e.count, e.first_s, e.last_s)).collect();
+    type Got = (String, Option<u64>, Option<f64>, Option<f64>);
+    let got: Vec<Got> = run.errors.iter().map(|e| (e.key(), e.count, e.first_s, e.last_s)).collect();
     let want = [
         ("TC: failing child samples (Transaction Controller)", 2, 2.0, 8.0),
         ("login: 500/Internal Server Error", 2, 1.0, 3.25),
