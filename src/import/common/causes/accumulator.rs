@@ -34,8 +34,32 @@ pub struct Cause {
     /// Epoch milliseconds of the first and last failure that had a time.
     pub first_ms: Option<i64>,
     pub last_ms: Option<i64>,
-    /// Failures per epoch second.
-    pub per_second: BTreeMap<i64, u64>,
+    /// Failures per epoch second, seconds ascending.
+    pub per_second: Vec<(i64, u64)>,
+}
+
+/// Adds `n` at second `s` to `v` (ascending): at the end in time order, where samples mostly come.
+fn count_at(v: &mut Vec<(i64, u64)>, s: i64, n: u64) {
+    match v.last_mut() {
+        Some(last) if last.0 == s => last.1 += n,
+        Some(last) if last.0 > s => match v.binary_search_by_key(&s, |p| p.0) {
+            Ok(i) => {
+                if let Some(p) = v.get_mut(i) {
+                    p.1 += n;
+                }
+            }
+            Err(i) => v.insert(i, (s, n)),
+        },
+        _ => v.push((s, n)),
+    }
+}
+
+/// The hash a cause is indexed by.
+fn key_hash(transaction: &str, code: &str, message: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    (transaction, code, message).hash(&mut h);
+    h.finish()
 }
 
 impl Cause {
@@ -44,15 +68,15 @@ impl Cause {
         self.first_ms = min_some(self.first_ms, o.first_ms, i64::min);
         self.last_ms = min_some(self.last_ms, o.last_ms, i64::max);
         for (s, n) in &o.per_second {
-            *self.per_second.entry(*s).or_insert(0) += n;
+            count_at(&mut self.per_second, *s, *n);
         }
         if self.example.is_empty() {
             self.example.clone_from(&o.example);
         }
     }
 
-    fn key(&self) -> (String, String, String) {
-        (self.transaction.clone(), self.code.clone(), self.message.clone())
+    fn is(&self, transaction: &str, code: &str, message: &str) -> bool {
+        self.message == message && self.code == code && self.transaction == transaction
     }
 
     fn entry(&self, origin_ms: i64) -> ErrorEntry {
@@ -85,8 +109,12 @@ pub struct Causes {
     pub causes: Vec<Cause>,
     /// Failures of causes beyond `MAX_TRACKED`.
     pub overflow: Cause,
+    /// Hash of (transaction, code, message) → the first cause with it (others, on a collision,
+    /// are found by a scan); `indexed` causes are in it.
     #[borsh(skip)]
-    index: FxHashMap<(String, String, String), u32>,
+    index: FxHashMap<u64, u32>,
+    #[borsh(skip)]
+    indexed: usize,
     /// Raw (transaction, code, message) bytes → index in `causes` (`u32::MAX`: the overflow).
     #[borsh(skip)]
     raw: FxHashMap<Box<[u8]>, u32>,
@@ -121,32 +149,61 @@ impl Causes {
         if let Some(t) = time_ms {
             c.first_ms = min_some(c.first_ms, Some(t), i64::min);
             c.last_ms = min_some(c.last_ms, Some(t), i64::max);
-            *c.per_second.entry(t.div_euclid(1000)).or_insert(0) += n;
+            count_at(&mut c.per_second, t.div_euclid(1000), n);
         }
     }
 
     /// The index of the cause of a raw (transaction, code, message), made if new.
     fn slot(&mut self, transaction: &str, code: &[u8], message: &[u8]) -> u32 {
-        let code = String::from_utf8_lossy(code).trim().to_string();
+        let code = String::from_utf8_lossy(code);
+        let code = code.trim();
         let raw = String::from_utf8_lossy(message);
-        let message = match normalise(&raw) {
-            m if m.is_empty() => "(no message)".to_string(),
-            m => m,
-        };
+        let mut normalised = normalise(&raw);
+        if normalised.is_empty() {
+            normalised.push_str("(no message)");
+        }
+        let hash = key_hash(transaction, code, &normalised);
+        if let Some(i) = self.find(hash, transaction, code, &normalised) {
+            return i;
+        }
         let example = cut(raw.trim(), EXAMPLE_CHARS);
-        let cause = Cause { transaction: transaction.to_string(), code, message, example, ..Default::default() };
-        self.find_or_push(cause)
+        let c = Cause {
+            transaction: transaction.into(),
+            code: code.into(),
+            message: normalised,
+            example,
+            ..Default::default()
+        };
+        self.push(hash, c)
+    }
+
+    /// The index of the cause of this key, if known.
+    fn find(&mut self, hash: u64, transaction: &str, code: &str, message: &str) -> Option<u32> {
+        if self.indexed != self.causes.len() {
+            self.index.clear();
+            for (i, c) in self.causes.iter().enumerate() {
+                self.index.entry(key_hash(&c.transaction, &c.code, &c.message)).or_insert(i as u32);
+            }
+            self.indexed = self.causes.len();
+        }
+        let hit = self.index.get(&hash).copied()?;
+        match self.causes.get(hit as usize) {
+            Some(c) if c.is(transaction, code, message) => Some(hit),
+            _ => self.causes.iter().position(|c| c.is(transaction, code, message)).map(|i| i as u32),
+        }
     }
 
     /// The index of the cause with `c`'s key, `c` pushed if new (`u32::MAX` past `MAX_TRACKED`).
     fn find_or_push(&mut self, c: Cause) -> u32 {
-        if self.index.len() != self.causes.len() {
-            self.index = self.causes.iter().enumerate().map(|(i, c)| (c.key(), i as u32)).collect();
+        let hash = key_hash(&c.transaction, &c.code, &c.message);
+        match self.find(hash, &c.transaction, &c.code, &c.message) {
+            Some(i) => i,
+            None => self.push(hash, c),
         }
-        let key = c.key();
-        if let Some(i) = self.index.get(&key) {
-            return *i;
-        }
+    }
+
+    /// Pushes a new cause (`u32::MAX`: past `MAX_TRACKED`, counted in the overflow).
+    fn push(&mut self, hash: u64, c: Cause) -> u32 {
         if self.causes.len() >= MAX_TRACKED {
             if self.overflow.message.is_empty() {
                 self.overflow.message = OTHER_CAUSES.into();
@@ -154,8 +211,9 @@ impl Causes {
             return u32::MAX;
         }
         let i = self.causes.len() as u32;
-        self.index.insert(key, i);
+        self.index.entry(hash).or_insert(i);
         self.causes.push(c);
+        self.indexed = self.causes.len();
         i
     }
 

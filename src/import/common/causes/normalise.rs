@@ -80,8 +80,13 @@ pub fn normalise(message: &str) -> String {
         out.push(c);
         i += 1;
     }
-    let s = String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-    cut(s.trim(), MAX_CHARS)
+    let mut s = String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    s.truncate(s.trim_end().len());
+    if let Some((at, _)) = s.char_indices().nth(MAX_CHARS) {
+        s.truncate(at);
+        s.push('…');
+    }
+    s
 }
 
 /// `s` cut to `max` characters, with `…` when cut.

@@ -188,3 +188,23 @@ fn causes_beyond_the_cap_are_counted_under_other_causes() {
     assert_eq!(e.iter().map(|e| e.count.unwrap_or(0)).sum::<u64>(), MAX_CAUSES as u64 + 10 + 5);
     assert!(c.warning().unwrap().contains("10 failures"));
 }
+
+#[test]
+fn failures_out_of_time_order_count_the_same() {
+    let f = failures();
+    let mut sorted = Causes::default();
+    add_all(&mut sorted, &f);
+    // A fixed shuffle (samples of a JTL are written by end time, so starts come out of order).
+    let mut shuffled = f.clone();
+    for i in (1..shuffled.len()).rev() {
+        shuffled.swap(i, (i * 7919 + 13) % (i + 1));
+    }
+    let mut c = Causes::default();
+    add_all(&mut c, &shuffled);
+    let strip = |c: &Causes| -> Vec<ErrorEntry> {
+        c.entries(0).into_iter().map(|e| ErrorEntry { example: None, ..e }).collect()
+    };
+    assert_eq!(strip(&c), strip(&sorted));
+    assert_eq!(c.cause_timelines(1_699_999_990_000, 1, 200), sorted.cause_timelines(1_699_999_990_000, 1, 200));
+    assert!(c.causes.iter().all(|c| c.per_second.windows(2).all(|w| w[0].0 < w[1].0)), "seconds ascending");
+}
