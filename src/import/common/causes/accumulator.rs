@@ -17,7 +17,7 @@ pub const OTHER_CAUSES: &str = "other causes";
 /// Characters of an original message kept as a cause's example.
 const EXAMPLE_CHARS: usize = 500;
 /// Raw messages remembered to skip their normalisation (beyond, they are normalised again).
-const MAX_RAW: usize = 20_000;
+const MAX_RAW: usize = 4096;
 
 /// Failed samples of one cause.
 #[derive(Debug, Clone, Default, PartialEq, BorshSerialize, BorshDeserialize)]
