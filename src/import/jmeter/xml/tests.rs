@@ -138,3 +138,29 @@ fn skip_text_stops_at_the_next_markup() {
     r.read_to_string(&mut rest).unwrap();
     assert_eq!(rest, "<rest");
 }
+
+/// An assertion that failed on a 200 is listed by its failure message (the first failing one),
+/// as in the CSV; a passing assertion's empty message is not taken.
+#[test]
+fn assertion_failure_messages_are_the_cause() {
+    let assertion = |failure: bool, msg: &str| {
+        format!("<assertionResult><name>A</name><failure>{failure}</failure><error>false</error><failureMessage>{msg}</failureMessage></assertionResult>")
+    };
+    let xml = format!(
+        "{HEAD}<httpSample t=\"10\" ts=\"1000\" s=\"false\" lb=\"login\" rc=\"200\" rm=\"OK\">{}{}{}<responseData>x</responseData></httpSample>\n\
+         <httpSample t=\"10\" ts=\"3500\" s=\"false\" lb=\"login\" rc=\"500\" rm=\"Oops\">{}</httpSample>\n\
+         <httpSample t=\"10\" ts=\"2000\" s=\"false\" lb=\"login\" rc=\"200\" rm=\"OK\"/>\n</testResults>\n",
+        assertion(false, ""),
+        assertion(true, "Test failed: text expected to contain /order 4711/"),
+        assertion(true, "second"),
+        assertion(true, "ignored: 500 is the cause"),
+    );
+    let run = &import_bytes("r.jtl", xml.as_bytes()).unwrap().bundle.runs[0];
+    let got: Vec<(String, Option<f64>)> = run.errors.iter().map(|e| (e.key(), e.first_s)).collect();
+    let want = [
+        ("login: 200/OK", 1.0),
+        ("login: 200/Test failed: text expected to contain /order {n}/", 0.0),
+        ("login: 500/Oops", 2.5),
+    ];
+    assert_eq!(got, want.map(|(k, t)| (k.to_string(), Some(t))));
+}
