@@ -192,24 +192,43 @@ fn finish(
     t
 }
 
-/// The parts' errors with the counts of one message added up, ordered as the importers order
-/// them: most frequent first, then by message; k6's failed checks (`check failed: …`) after, in
-/// the order they came.
+/// The parts' errors with the counts of one cause (`ErrorEntry::key`) added up, ordered as the
+/// importers order them: most frequent first, then by transaction, code and message; k6's failed
+/// checks (`check failed: …`) after, in the order they came. First and last occurrences are the
+/// earliest and latest of the parts', in test time of the merged run (from its parts' first
+/// start); the example is the first part's, as in the concatenated file.
 fn errors(parts: &[(&str, &Run)]) -> Vec<ErrorEntry> {
-    let mut out: Vec<ErrorEntry> = Vec::new();
-    for e in parts.iter().flat_map(|(_, r)| &r.errors) {
-        match out.iter_mut().find(|o| o.message == e.message) {
-            Some(o) => o.count = o.count.zip(e.count).map(|(a, b)| a + b).or(o.count).or(e.count),
-            None => out.push(e.clone()),
+    let origins: Vec<Option<i64>> = parts.iter().map(|(_, r)| window_of(r).0).collect();
+    let origin = origins.iter().flatten().min().copied();
+    // A part's test time as the merged run's: through epoch ms, as the importers compute it.
+    let shift = |s: Option<f64>, o: Option<i64>| match (s, o, origin) {
+        (Some(s), Some(o), Some(m)) => Some(((s * 1000.0).round() as i64 + o - m) as f64 / 1000.0),
+        _ => None,
+    };
+    let mut out: Vec<(String, ErrorEntry)> = Vec::new();
+    for ((_, r), o) in parts.iter().zip(&origins) {
+        for e in &r.errors {
+            let key = e.key();
+            let (first, last) = (shift(e.first_s, *o), shift(e.last_s, *o));
+            match out.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, m)) => {
+                    m.count = m.count.zip(e.count).map(|(a, b)| a + b).or(m.count).or(e.count);
+                    m.first_s = [m.first_s, first].into_iter().flatten().min_by(f64::total_cmp);
+                    m.last_s = [m.last_s, last].into_iter().flatten().max_by(f64::total_cmp);
+                }
+                None => out.push((key, ErrorEntry { first_s: first, last_s: last, ..e.clone() })),
+            }
         }
     }
+    let mut out: Vec<ErrorEntry> = out.into_iter().map(|(_, e)| e).collect();
     let checks = |e: &ErrorEntry| e.message.starts_with("check failed: ");
+    let cause = |e: &ErrorEntry| (e.transaction.clone().unwrap_or_default(), e.code.clone().unwrap_or_default());
     out.sort_by(|a, b| {
         checks(a).cmp(&checks(b)).then_with(|| {
             if checks(a) {
                 std::cmp::Ordering::Equal
             } else {
-                b.count.cmp(&a.count).then_with(|| a.message.cmp(&b.message))
+                b.count.cmp(&a.count).then_with(|| cause(a).cmp(&cause(b))).then_with(|| a.message.cmp(&b.message))
             }
         })
     });
