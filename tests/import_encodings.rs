@@ -212,7 +212,7 @@ fn gbk_figures_survive_decoding() {
     let run = &jtl.bundle.runs[0];
     let login = run.transactions.iter().find(|t| t.name == "登录页面").unwrap();
     assert_eq!((login.samples, login.max_ms), (Some(2), Some(120.0)));
-    assert_eq!(run.errors[0].message, "500/服务器错误");
+    assert_eq!(run.errors[0].key(), "订单列表: 500/服务器错误");
     let stats = import_bytes("gbk-statistics.json", &fixture("gbk-statistics.json")).unwrap();
     let run = &stats.bundle.runs[0];
     assert_eq!(run.transactions[0].samples, Some(4));

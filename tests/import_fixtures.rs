@@ -144,7 +144,7 @@ fn docker_stats_series_need_times() {
 fn locust_files_the_corpus_lacks() {
     let f = &load("locust", "folio_failures.csv").bundle.runs[0];
     assert_eq!(f.errors.len(), 2);
-    assert!(f.errors[1].message.starts_with("POST /authn/login: ConnectionResetError(104,"), "{:?}", f.errors);
+    assert!(f.errors[1].key().starts_with("POST /authn/login: ConnectionResetError(104,"), "{:?}", f.errors);
     let e = &load("locust", "folio_exceptions.csv").bundle.runs[0].errors[0];
     assert_eq!((e.count, e.services.len()), (Some(2), 2));
     let old = &load("locust", "locust-0.14_stats.csv").bundle.runs[0];

@@ -33,7 +33,7 @@ fn a_partial_result_round_trips_with_its_floats_bit_for_bit() {
     let src = MemSource(bytes.clone());
     let plan = plan(&bytes);
     let mut part = read_range("x.jtl", &src, &plan, 1, &mut |_| {}).unwrap();
-    assert!(part.records > 0 && !part.agg.labels.is_empty() && !part.errors.is_empty());
+    assert!(part.records > 0 && !part.agg.labels.is_empty() && !part.causes.is_empty());
     // Values with fractions (as k6 and Gatling give) take the float paths: bit patterns as keys and a
     // compensated float sum, whose last bits a lossy encoding would change.
     let floats = [0.1, 0.2, 1.0 / 3.0, 2.5e-300, 123_456.789, f64::MIN_POSITIVE];
@@ -48,7 +48,7 @@ fn a_partial_result_round_trips_with_its_floats_bit_for_bit() {
     assert_eq!(encode_part(&back), encoded);
     assert_eq!((back.records, back.lines, back.start, back.stop), (part.records, part.lines, part.start, part.stop));
     assert_eq!(back.warnings, part.warnings);
-    assert_eq!(back.errors, part.errors);
+    assert_eq!(back.causes.causes, part.causes.causes);
     let (a, b) = (&part.agg.labels[0].elapsed, &back.agg.labels[0].elapsed);
     let bits = |s: Vec<(f64, u64)>| s.into_iter().map(|(v, c)| (v.to_bits(), c)).collect::<Vec<_>>();
     assert_eq!(bits(b.sorted()), bits(a.sorted()));

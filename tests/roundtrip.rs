@@ -163,7 +163,15 @@ fn run(id: String) -> impl Strategy<Value = Run> {
             vec(kpi(), 0..3),
         ),
         (
-            vec((text(), option::of(any::<u64>()), vec(text(), 0..2)), 0..2),
+            vec(
+                (
+                    text(),
+                    option::of(any::<u64>()),
+                    vec(text(), 0..2),
+                    (option::of(text()), option::of(text()), opt_num()),
+                ),
+                0..2,
+            ),
             vec((text(), vec(kpi(), 0..2)), 0..2),
             vec((text(), option::of(any::<u32>()), btree_map("[a-z]{1,5}", text(), 0..2)), 0..2),
         ),
@@ -188,7 +196,16 @@ fn run(id: String) -> impl Strategy<Value = Run> {
                 kpis,
                 errors: errors
                     .into_iter()
-                    .map(|(message, count, services)| ErrorEntry { message, count, services, note: None })
+                    .map(|(message, count, services, (code, transaction, first_s))| ErrorEntry {
+                        message,
+                        count,
+                        services,
+                        code,
+                        transaction,
+                        first_s,
+                        last_s: first_s.map(|s| s + 1.0),
+                        ..Default::default()
+                    })
                     .collect(),
                 tenants: tenants
                     .into_iter()

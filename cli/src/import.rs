@@ -1,11 +1,14 @@
 //! `runlens import`: imports every file (files from disk streamed, a large JMeter CSV in byte
 //! ranges on several threads; standard input streamed), reports each refused file with its
-//! place and each warning with its file, groups the runs (`runlens::assemble::group`) and writes
+//! place and each warning with its file, groups files outside `--run` as the tools name them
+//! (`runlens::assemble::sets`; not with `--no-group`), merges each group's runs
+//! (`runlens::assemble::group`) and writes
 //! the bundle, checked to load back as the viewer loads it.
 
 use crate::order::{Input, PlannedGroup};
 use crate::{history, output, ImportArgs};
-use runlens::assemble::group::{self, File, Group, Options};
+use runlens::assemble::group::{self, File, Group, Options, RunSpec};
+use runlens::assemble::sets;
 use runlens::bundle::{LoadError, Warning};
 use runlens::import::{self as imp, common::parallel, Format, Imported};
 use std::path::Path;
@@ -49,6 +52,9 @@ pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
     if !ok {
         return false;
     }
+    if !args.no_group {
+        groups = auto_group(groups);
+    }
     let options = Options { title: args.title.clone(), baseline: args.baseline.clone() };
     let (mut bundle, warnings) = match group::bundle_of(append, groups, &options) {
         Ok(x) => x,
@@ -76,6 +82,40 @@ pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
         print!("{}", imp::common::dump::bundle_summary(&bundle));
     }
     true
+}
+
+/// The files given outside `--run` grouped as the tools name them (`assemble::sets`): a group of
+/// several files becomes one run, named after its first file's run (a unique id among the runs
+/// named on the command line); a file alone keeps its runs as imported.
+fn auto_group(groups: Vec<Group>) -> Vec<Group> {
+    let mut taken: std::collections::HashSet<String> =
+        groups.iter().filter_map(|g| g.run.as_ref().map(|r| r.id.clone())).collect();
+    let mut out = Vec::new();
+    for g in groups {
+        if g.run.is_some() || g.files.len() < 2 {
+            out.push(g);
+            continue;
+        }
+        let items: Vec<sets::Item> = g.files.iter().map(|f| sets::Item { name: &f.name, bundle: &f.bundle }).collect();
+        let plan = sets::group(&items);
+        let mut files: Vec<Option<File>> = g.files.into_iter().map(Some).collect();
+        for members in plan {
+            let mine: Vec<File> = members.iter().filter_map(|i| files.get_mut(*i).and_then(Option::take)).collect();
+            let spec = match mine.as_slice() {
+                [_, _, ..] => mine[0].bundle.runs.first().map(|r| {
+                    let id = (1..)
+                        .map(|n| if n == 1 { r.id.clone() } else { format!("{}-{n}", r.id) })
+                        .find(|c| !taken.contains(c))
+                        .unwrap_or_default();
+                    taken.insert(id.clone());
+                    RunSpec { id, label: Some(r.label.clone()), dimensions: Default::default() }
+                }),
+                _ => None,
+            };
+            out.push(Group { run: spec, files: mine });
+        }
+    }
+    out
 }
 
 /// Threads to read one large JMeter CSV with when none are asked for: the cores.

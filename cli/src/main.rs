@@ -1,5 +1,5 @@
 //! `runlens` on the command line: result files into a runlens bundle (`runlens import`), what a
-//! file is (`runlens detect`), and a CI gate on a comparison (`runlens compare`). The importers and
+//! file is (`runlens detect`), bundles of several machines merged (`runlens merge`), and a CI gate on a comparison (`runlens compare`). The importers and
 //! the comparison are the library's, the same code the viewer runs in the browser. Arguments are parsed by clap (https://docs.rs/clap/4); the order of `--run`,
 //! `--label`, `--dim`, `--format` and the files matters, and is read from clap's argument indices
 //! (`ArgMatches::indices_of`, as clap's `find` cookbook example does).
@@ -8,6 +8,7 @@ mod compare;
 mod detect;
 mod history;
 mod import;
+mod merge;
 mod order;
 mod output;
 
@@ -46,13 +47,19 @@ enum Command {
     Detect(DetectArgs),
     /// Compare runs as the viewer does and fail when a criterion fails (a CI gate)
     Compare(compare::CompareArgs),
+    /// Merge bundles of one test run on several machines, run by run (by id or label)
+    Merge(merge::MergeArgs),
 }
 
 const IMPORT_HELP: &str = "\
 Grouping:
-  Without --run, each file gives its own run(s) as imported: a JTL one run, a history file one
-  run per night. All files after a --run ID (up to the next --run) are one test seen through
-  several tools (a JTL, docker stats, _cat/indices): their runs merge into one run with that id.
+  Files before any --run are grouped as the tools name them: a Locust --csv PREFIX set, a Gatling
+  report folder, a JTL with the statistics.json, _cat/indices, CloudWatch and docker stats files
+  of its test (by name stem, or by time overlap); each group is one run, each other file keeps
+  its run(s) as imported (a history file one run per night). --no-group keeps one run per file.
+  All files after a --run ID (up to the next --run) are one test seen through several tools: their
+  runs merge into one run with that id; two load generators' results (two JTLs, k6 outputs,
+  Gatling logs) add up exactly where they carry every distinct value, else with a warning.
   --label and --dim describe the --run before them; --format applies to the files after it.
 
 Examples:
@@ -105,6 +112,10 @@ pub struct ImportArgs {
     /// Read the files after it as this format instead of detecting it (slugs in --help)
     #[arg(long = "format", value_name = "SLUG", value_parser = order::format_values(), hide_possible_values = true, long_help = order::format_help())]
     pub formats: Vec<String>,
+
+    /// Keep one run per file outside --run: do not group files as the tools name them
+    #[arg(long)]
+    pub no_group: bool,
 
     /// Add the runs to this bundle (e.g. last night's history); ids stay unique
     #[arg(long, value_name = "BUNDLE")]
@@ -165,6 +176,13 @@ fn main() -> ExitCode {
         }
         Command::Detect(args) => {
             if detect::run(&args.files) {
+                exit::OK
+            } else {
+                exit::BAD_INPUT
+            }
+        }
+        Command::Merge(args) => {
+            if merge::run(&args) {
                 exit::OK
             } else {
                 exit::BAD_INPUT

@@ -293,7 +293,10 @@ fn judge_rows(g: &mut Gathered, runs: &[&Run], th: &Thresholds, iv: &Intervals) 
                 seconds: s.and_then(|s| s.seconds),
                 status: runs[ri].status,
                 has_key: g.key_runs[*k * n + ri],
-                has_section: g.sections[ri][row.section as usize],
+                // A run that counts failed samples per transaction has errors as a section,
+                // even with none (so that a baseline's error is gone from it, not "no data").
+                has_section: g.sections[ri][row.section as usize]
+                    || row.section == Section::Error && counts_errors(runs[ri]),
             }
         };
         let base = side(0);
@@ -312,6 +315,11 @@ fn judge_rows(g: &mut Gathered, runs: &[&Run], th: &Thresholds, iv: &Intervals) 
     }
 }
 
+/// Whether the run counts failed samples per transaction (its importer saw every sample).
+fn counts_errors(run: &Run) -> bool {
+    run.transactions.iter().any(|t| t.errors.is_some())
+}
+
 /// Sections in order, then by key in order of first appearance (a key's metrics stay together
 /// even when a later run adds metrics the baseline lacks); stable inside a key.
 fn in_order(rows: Vec<Row>, row_key: &[usize]) -> Vec<Row> {
@@ -321,6 +329,8 @@ fn in_order(rows: Vec<Row>, row_key: &[usize]) -> Vec<Row> {
     idx.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
+#[cfg(test)]
+mod cause_tests;
 #[cfg(test)]
 mod tail_tests;
 #[cfg(test)]

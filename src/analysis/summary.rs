@@ -103,6 +103,7 @@ pub struct Summary {
 
 fn describe(r: &Row, c: &Cell) -> (String, f64) {
     match c.why {
+        Why::Vanished(Section::Error) => ("gone".into(), 1e6),
         Why::Vanished(_) => ("vanished".into(), 1e6),
         Why::New(Section::Error) => ("new error".into(), 1e6),
         _ => {

@@ -107,7 +107,7 @@ fn first_seen(
         Entry::Occupied(first) => Some(Warning {
             path: name(part).to_string(),
             message: format!(
-                "{what} {:?} is also in {}; the run keeps that one and drops this one (to merge the samples of several load generators, join their result files into one first)",
+                "{what} {:?} is also in {}; the run keeps that one and drops this one (a summary of samples another file of the run already has)",
                 first.key(),
                 name(*first.get())
             ),
@@ -150,7 +150,12 @@ fn pick_time<'a>(times: impl Iterator<Item = &'a String>, later: bool) -> Option
 /// duration between them (else the longest part's), taken from the parts with transactions when
 /// there are any (a CloudWatch query usually spans more than the test: the load tool's samples
 /// say when the test ran); the worst status; dimensions of the parts, then `spec`'s, which win.
-pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
+/// Parts counted from samples go first; when several are (load generators of one test), their
+/// transactions, KPIs, errors and timelines add up (`merge`).
+pub fn merge_runs(spec: &RunSpec, mut parts: Vec<Part>) -> (Run, Vec<Warning>) {
+    // Files counted from samples first: where a summary of the same test (statistics.json,
+    // Gatling's stats.json) names the same transaction, the samples' version is kept.
+    parts.sort_by_key(|p| !super::merge::is_sampled(&p.run));
     let mut warnings = Vec::new();
     let sources: Vec<String> = parts.iter().map(|p| p.source.clone()).collect();
     let names: Vec<&str> = sources.iter().map(String::as_str).collect();
@@ -173,7 +178,14 @@ pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
     let (mut txns, mut res, mut idx, mut kpis) = (Unique::new(), Unique::new(), Unique::new(), Unique::new());
     let (mut errs, mut tenants, mut modules, mut infra) = (Unique::new(), Unique::new(), Unique::new(), Unique::new());
     let mut status_part: Option<usize> = None;
-    for (i, Part { source, run: r }) in parts.into_iter().enumerate() {
+    let load = super::merge::load(&parts, &mut run, &mut warnings);
+    let first_load = parts.iter().position(|p| super::merge::is_sampled(&p.run));
+    for (i, Part { source, run: mut r }) in parts.into_iter().enumerate() {
+        if let Some(merged) = load.as_ref().filter(|_| super::merge::is_sampled(&r)) {
+            // The load generators' samples were merged; the first generator's place gives them.
+            let (t, k, e) = if Some(i) == first_load { merged.clone() } else { Default::default() };
+            (r.transactions, r.kpis, r.errors) = (t, k, e);
+        }
         for (key, value) in r.dimensions {
             match run.dimensions.get(&key) {
                 Some(v) if *v != value && !spec.dimensions.contains_key(&key) => warnings.push(Warning {
@@ -220,7 +232,7 @@ pub fn merge_runs(spec: &RunSpec, parts: Vec<Part>) -> (Run, Vec<Warning>) {
         res.add(r.resources, at, "resource", |x| format!("{} {}", x.service, x.metric), w);
         idx.add(r.indices, at, "index", |x| x.index.clone(), w);
         kpis.add(r.kpis, at, "KPI", |k| k.name.clone(), w);
-        errs.add(r.errors, at, "error", |e| e.message.clone(), w);
+        errs.add(r.errors, at, "error", |e| e.key(), w);
         tenants.add(r.tenants, at, "tenant", |t| t.tenant.clone(), w);
         modules.add(r.modules, at, "module", |m| m.module.clone(), w);
         infra.add(r.infrastructure, at, "infrastructure component", |c| c.component.clone(), w);

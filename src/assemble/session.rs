@@ -1,13 +1,14 @@
 //! The raw files imported in this session and how they group into runs, as the import panel shows
 //! them: each file, what it was recognised as, and which run it goes into. The defaults make the
-//! common case zero clicks: files dropped together form one run (a JTL, a CloudWatch export and
-//! `_cat/indices` of one test), except that two files of the same kind (two JTLs) are two runs,
-//! because merging them would drop one's transactions; a file of several runs (a nightly history)
+//! common case zero clicks: files dropped together are grouped as the tools name them
+//! (`assemble::sets`: a Locust prefix, a Gatling report, a JTL with the CloudWatch export and
+//! `_cat/indices` of its test), each test its own run; a file of several runs (a nightly history)
 //! keeps them. The user can move files between runs, name runs and set their dimensions; the
 //! workspace shows `bundle()`, made by `group::bundle_of` like the command line's.
 
 use crate::assemble::group::{self, File, Group, RunSpec};
-use crate::bundle::{Bundle, Run, Warning};
+use crate::assemble::sets;
+use crate::bundle::{Bundle, Warning};
 use crate::import::common::names;
 use std::collections::BTreeMap;
 
@@ -37,16 +38,9 @@ pub struct SessionRun {
 pub struct Session {
     pub files: Vec<SessionFile>,
     pub runs: Vec<SessionRun>,
-}
-
-/// What a run holds, to tell whether another file adds to it or is another run of the same kind.
-fn kinds(b: &Bundle) -> [bool; 3] {
-    let any = |f: fn(&Run) -> bool| b.runs.iter().any(f);
-    [any(|r| !r.transactions.is_empty()), any(|r| !r.resources.is_empty()), any(|r| !r.indices.is_empty())]
-}
-
-fn overlaps(a: [bool; 3], b: [bool; 3]) -> bool {
-    a.iter().zip(b).any(|(x, y)| *x && y)
+    /// Batches whose runs the user changed (moved a file, renamed, set a dimension): files that
+    /// arrive later join them without regrouping what the user made.
+    pub edited: std::collections::BTreeSet<u32>,
 }
 
 impl Session {
@@ -57,13 +51,6 @@ impl Session {
     /// The files of run `i`, in the order they came.
     pub fn files_of(&self, i: usize) -> impl Iterator<Item = (usize, &SessionFile)> {
         self.files.iter().enumerate().filter(move |(_, f)| f.run == i)
-    }
-
-    fn kinds_of_run(&self, i: usize) -> [bool; 3] {
-        self.files_of(i).fold([false; 3], |acc, (_, f)| {
-            let k = kinds(&f.bundle);
-            [acc[0] || k[0], acc[1] || k[1], acc[2] || k[2]]
-        })
     }
 
     /// An id no other run of the session has (`id`, else `id-2`, …).
@@ -84,33 +71,73 @@ impl Session {
         self.runs.len() - 1
     }
 
-    /// Adds an imported file: into a run of its batch that has nothing of its kind yet, else into
-    /// a new run. Returns the run it went into.
+    /// Adds an imported file and groups its batch again (`sets::group`): a tool's output set, the
+    /// files of one test by name or time, and the rest one run each. In a batch the user has
+    /// edited, the file joins the run its group already has there, else a new run. Returns the
+    /// run it went into.
     pub fn add(&mut self, batch: u32, name: &str, format: &str, records: u64, bundle: Bundle) -> usize {
-        let k = kinds(&bundle);
-        let first = bundle.runs.first().map(|r| (r.id.clone(), r.label.clone()));
-        let run = if bundle.runs.len() != 1 {
-            self.new_run(first, name, false)
-        } else {
-            let fits = (0..self.runs.len()).find(|i| {
-                self.runs[*i].merge
-                    && self.files_of(*i).next().is_some_and(|(_, f)| f.batch == batch)
-                    && !overlaps(self.kinds_of_run(*i), k)
-            });
-            match fits {
-                Some(i) => i,
-                None => self.new_run(first, name, true),
-            }
-        };
         self.files.push(SessionFile {
             name: name.to_string(),
             format: format.to_string(),
             records,
             bundle,
             batch,
-            run,
+            run: usize::MAX,
         });
-        run
+        let f = self.files.len() - 1;
+        let members: Vec<usize> = (0..self.files.len()).filter(|i| self.files[*i].batch == batch).collect();
+        let items: Vec<sets::Item> =
+            members.iter().map(|i| sets::Item { name: &self.files[*i].name, bundle: &self.files[*i].bundle }).collect();
+        let groups: Vec<Vec<usize>> =
+            sets::group(&items).into_iter().map(|g| g.into_iter().map(|k| members[k]).collect()).collect();
+        if self.edited.contains(&batch) {
+            let mine = groups.iter().find(|g| g.contains(&f)).cloned().unwrap_or_default();
+            let joined = mine
+                .iter()
+                .filter(|j| **j != f)
+                .map(|j| self.files[*j].run)
+                .find(|r| self.runs.get(*r).is_some_and(|r| r.merge) && self.files[f].bundle.runs.len() == 1);
+            let run = joined.unwrap_or_else(|| self.run_for(f));
+            self.files[f].run = run;
+            return run;
+        }
+        let old: std::collections::BTreeSet<usize> =
+            members.iter().map(|i| self.files[*i].run).filter(|r| *r != usize::MAX).collect();
+        self.remove_runs(&old);
+        for g in groups {
+            let run = self.run_for(g[0]);
+            g.iter().for_each(|i| self.files[*i].run = run);
+        }
+        self.files[f].run
+    }
+
+    /// A new run named after file `f` (its first run's id and label), merging unless the file
+    /// holds several runs.
+    fn run_for(&mut self, f: usize) -> usize {
+        let file = &self.files[f];
+        let first = file.bundle.runs.first().map(|r| (r.id.clone(), r.label.clone()));
+        let (name, merge) = (file.name.clone(), file.bundle.runs.len() == 1);
+        self.new_run(first, &name, merge)
+    }
+
+    /// Removes runs `old` (their files are about to be placed again).
+    fn remove_runs(&mut self, old: &std::collections::BTreeSet<usize>) {
+        for r in old.iter().rev() {
+            if *r < self.runs.len() {
+                self.runs.remove(*r);
+            }
+            for f in &mut self.files {
+                if f.run != usize::MAX && f.run > *r {
+                    f.run -= 1;
+                }
+            }
+        }
+    }
+
+    /// Marks the batches of run `i`'s files as edited by the user.
+    fn edited_run(&mut self, i: usize) {
+        let batches: Vec<u32> = self.files_of(i).map(|(_, f)| f.batch).collect();
+        self.edited.extend(batches);
     }
 
     /// Moves file `f` into run `to`, or into a new run of its own (`None`). A file of several runs
@@ -129,6 +156,8 @@ impl Session {
                 self.new_run(first, &name, true)
             }
         };
+        self.edited.insert(self.files[f].batch);
+        self.edited_run(target);
         self.files[f].run = target;
         self.drop_empty_runs();
         Ok(())
@@ -164,6 +193,7 @@ impl Session {
         if label.is_empty() || i >= self.runs.len() {
             return None;
         }
+        self.edited_run(i);
         let id = self.unique_id(&names::run_id(label), Some(i));
         let run = &mut self.runs[i];
         let old = std::mem::replace(&mut run.spec.id, id.clone());
@@ -174,6 +204,7 @@ impl Session {
     /// Sets (or, with an empty value, removes) a dimension of run `i`.
     pub fn set_dimension(&mut self, i: usize, key: &str, value: &str) {
         let (key, value) = (key.trim(), value.trim());
+        self.edited_run(i);
         if let (Some(run), false) = (self.runs.get_mut(i), key.is_empty()) {
             if value.is_empty() {
                 run.spec.dimensions.remove(key);

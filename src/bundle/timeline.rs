@@ -121,7 +121,10 @@ impl Timeline {
                     && t.cells.iter().all(|c| cells_ok(c, t.values_ms.len()))
                     && t.values_ms.windows(2).all(|w| w[0] < w[1])
             })
-            && self.causes.iter().all(|c| c.counts.len().is_multiple_of(2) && c.counts.chunks(2).all(|p| p[0] < n as u64))
+            && self
+                .causes
+                .iter()
+                .all(|c| c.counts.len().is_multiple_of(2) && c.counts.chunks(2).all(|p| p[0] < n as u64))
     }
 
     /// Test time (seconds after `origin_ms`) where bucket `b` starts.

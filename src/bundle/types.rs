@@ -437,6 +437,8 @@ pub struct Kpi {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct ErrorEntry {
+    /// The message; importers of raw samples normalise it (numbers and ids replaced by `{n}`,
+    /// `{id}`, …) so that one cause is one entry.
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u64>,
@@ -445,6 +447,40 @@ pub struct ErrorEntry {
     pub services: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Response code of the failed samples, e.g. "500", "Non HTTP response code: java.net.SocketException".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// The transaction (sampler, request) that failed; absent for errors of the run as a whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transaction: Option<String>,
+    /// One original message before normalisation, when it differs from `message`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<String>,
+    /// Test time (seconds after the run's first sample) of the first occurrence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_s: Option<f64>,
+    /// Test time (seconds after the run's first sample) of the last occurrence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_s: Option<f64>,
+}
+
+impl ErrorEntry {
+    /// The name an error is matched by across runs: `transaction: code/message` with the parts it
+    /// has (JMeter's dashboard writes `code/message`); the message alone when it has neither code
+    /// nor transaction, as bundles written before these fields.
+    pub fn key(&self) -> String {
+        let mut k = String::new();
+        if let Some(t) = &self.transaction {
+            k.push_str(t);
+            k.push_str(": ");
+        }
+        if let Some(c) = &self.code {
+            k.push_str(c);
+            k.push('/');
+        }
+        k.push_str(&self.message);
+        k
+    }
 }
 
 /// Results of one tenant in a multi-tenant run.

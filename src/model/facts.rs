@@ -223,8 +223,15 @@ fn section_facts<'a>(f: &mut Vec<Fact<'a>>, run: &'a Run, section: Section, key:
         Section::Error => {
             let total_samples =
                 run.transactions.iter().map(transaction_samples).try_fold(0.0, |acc, s| s.map(|s| acc + s));
-            for e in run.errors.iter().filter(|e| wanted(&e.message)) {
-                let mut o = out(f, Section::Error, e.message.as_str());
+            for e in run.errors.iter() {
+                let key: Cow<'a, str> = match (&e.transaction, &e.code) {
+                    (None, None) => Cow::Borrowed(e.message.as_str()),
+                    _ => Cow::Owned(e.key()),
+                };
+                if !wanted(&key) {
+                    continue;
+                }
+                let mut o = out(f, Section::Error, key);
                 o.samples = total_samples.filter(|n| *n > 0.0);
                 o.seconds = run.duration_s.filter(|d| *d > 0.0);
                 o.push("count", e.count.map(|v| v as f64), Unit::Count, Spec::error_entry());

@@ -11,6 +11,7 @@ pub fn delta_text(c: &analysis::Cell, spec: &Spec) -> Option<DeltaText> {
     match c.verdict {
         Verdict::Baseline | Verdict::Missing => None,
         Verdict::Added | Verdict::Removed | Verdict::NotComparable => Some(DeltaText::Label(c.verdict.label())),
+        Verdict::Improved if c.why == analysis::Why::Vanished(Section::Error) => Some(DeltaText::Label("gone")),
         _ => c.change.map(|ch| match ch {
             Change::Rel(r) => DeltaText::Rel(r),
             Change::Points(p) => DeltaText::Points(p, points_decimals(spec.family)),

@@ -3,6 +3,7 @@
 
 mod build;
 mod config;
+mod errors;
 mod export;
 mod latency;
 mod report;
@@ -13,6 +14,7 @@ mod trend;
 
 pub use build::*;
 pub use config::{config_table, indices_table};
+pub use errors::errors_table;
 pub use export::{to_confluence, to_csv, to_markdown};
 pub use latency::{latency_table, LATENCY_COLUMNS};
 pub use report::{biggest_changes, report_page, ReportChart, ReportPage, METHOD};

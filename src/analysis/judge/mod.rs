@@ -151,7 +151,8 @@ pub enum Why {
     NoDirection(f64),
     /// This run has no figures of this section at all.
     SectionAbsent(Section),
-    /// The key is in the baseline and not in this run (the run has other figures of its kind).
+    /// The key is in the baseline and not in this run (the run has other figures of its kind);
+    /// for an error, the cause is gone (an improvement).
     Vanished(Section),
     /// The key is not in the baseline.
     New(Section),
@@ -351,6 +352,10 @@ fn both_values(section: Section, base: &Side, this: &Side) -> Result<(f64, f64),
                 Why::Failed { baseline: false, status: this.status },
             ),
             _ if !this.has_section => Cell::bare(None, this.unit, Verdict::Missing, Why::SectionAbsent(section)),
+            // An error cause of the baseline that a run counting errors no longer has: gone.
+            _ if !this.has_key && section == Section::Error => {
+                Cell::bare(None, this.unit, Verdict::Improved, Why::Vanished(section))
+            }
             _ if !this.has_key => Cell::bare(None, this.unit, Verdict::Removed, Why::Vanished(section)),
             _ => Cell::bare(None, this.unit, Verdict::Missing, Why::NotStated),
         }),

@@ -89,6 +89,7 @@ impl Cell {
             Why::Vanished(Section::Transaction) => {
                 "in the baseline but not in this run: the transaction vanished".into()
             }
+            Why::Vanished(Section::Error) => "gone: an error of the baseline that this run does not have".into(),
             Why::Vanished(_) => "in the baseline but not in this run".into(),
             Why::New(Section::Error) => "a new error: not in the baseline".into(),
             Why::New(_) => "not in the baseline".into(),

@@ -1,7 +1,7 @@
 //! The import panel's grouping: defaults, moves, renames and the bundle they make.
 
 use super::*;
-use crate::bundle::{IndexStats, Resource, Transaction, Unit};
+use crate::bundle::{IndexStats, Resource, Run, Transaction, Unit};
 
 fn file(id: &str, t: bool, r: bool, i: bool) -> Bundle {
     let run = Run {

@@ -146,7 +146,20 @@ fn run(out: &mut String, r: &Run) {
     }
     for e in &r.errors {
         let services = if e.services.is_empty() { String::new() } else { format!(" services={:?}", e.services) };
-        let _ = writeln!(out, "  error {:?}{}{services}", e.message, opt("count", e.count.map(|v| v as f64)));
+        let mut cause = String::new();
+        for (name, v) in [("txn", &e.transaction), ("code", &e.code), ("example", &e.example)] {
+            if let Some(v) = v {
+                let _ = write!(cause, " {name}={v:?}");
+            }
+        }
+        let _ = writeln!(
+            out,
+            "  error {:?}{}{cause}{}{}{services}",
+            e.message,
+            opt("count", e.count.map(|v| v as f64)),
+            opt("first_s", e.first_s),
+            opt("last_s", e.last_s)
+        );
     }
     for note in &r.notes {
         let _ = writeln!(out, "  note {note}");

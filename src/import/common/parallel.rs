@@ -271,7 +271,15 @@ mod tests {
         let mut s = String::from("timeStamp,elapsed,label,responseCode,responseMessage,success,bytes\n");
         for i in 0..rows {
             let label = if i % 5 == 0 { "\"quoted, with\nbreak\"".to_string() } else { format!("L{}", i % 7) };
-            s.push_str(&format!("{},{},{label},200,OK,{},{}\n", 1_000 + i, (i * 13) % 997, i % 11 != 0, i));
+            // Every 11th sample fails, with messages that normalise to a few causes.
+            let (code, msg) = match (i % 11, i % 3) {
+                (0, 0) => ("500", format!("timeout after {} ms", 1000 + i)),
+                (0, 1) => {
+                    ("", format!("\"Number of samples in transaction : {}, number of failing samples : 1\"", i % 4 + 1))
+                }
+                _ => ("200", "OK".to_string()),
+            };
+            s.push_str(&format!("{},{},{label},{code},{msg},{},{}\n", 1_000 + i * 7, (i * 13) % 997, i % 11 != 0, i));
         }
         s.into_bytes()
     }
@@ -321,6 +329,10 @@ mod tests {
             assert_eq!(merged.bundle, one.bundle, "{n} ranges");
             assert_eq!(merged.records, one.records);
         }
+        // The errors by cause that must agree: several per label, with examples and times.
+        let errors = &one.bundle.runs[0].errors;
+        assert!(errors.len() > 10 && errors.iter().all(|e| e.first_s.is_some()), "{errors:?}");
+        assert!(errors.iter().any(|e| e.example.is_some() && e.message == "timeout after {n} ms"));
     }
 
     #[test]

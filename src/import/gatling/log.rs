@@ -13,7 +13,8 @@
 //! Rather than trusting the version in the RUN record (test tools rewrite it), each record is read
 //! by its shape: the status (OK/KO) preceded by its timestamps, the name before them, the group
 //! path (comma-separated) before that. Gatling 2.2 wrote error records with a GROUP header
-//! (`GROUP, message, date`); they are read as errors. Requests are aggregated exactly with
+//! (`GROUP, message, date`); they are read as errors. KO messages are errors by cause of their
+//! request (`common::causes`), ERROR records errors of the run as a whole. Requests are aggregated exactly with
 //! `samples::Aggregator` (response time = end − start in ms, Gatling's definition; 2.0–2.1:
 //! last byte received − first byte sent), named `group / request` as Gatling's reports name them;
 //! groups are transactions of their cumulated response time (Gatling's default group metric)
@@ -22,15 +23,14 @@
 //! Gatling 3.11 and later write a binary `simulation.log`; it is recognised and refused with
 //! advice (`detect_binary`, `refuse_binary`).
 
-use crate::bundle::{Direction, ErrorEntry, Kpi, LoadError, LoadErrorKind, Run, Unit};
+use crate::bundle::{Direction, Kpi, LoadError, LoadErrorKind, Run, Unit};
+use crate::import::common::causes::Causes;
 use crate::import::common::samples::{run_kpis, Aggregator, Sample};
 use crate::import::Head;
 use crate::import::{common::civil, common::names, Ctx, Lines};
-use rustc_hash::FxHashMap;
 use std::io::BufRead;
 
 const HEADERS: [&str; 6] = ["RUN", "REQUEST", "USER", "GROUP", "ERROR", "ASSERTION"];
-const MAX_ERROR_KINDS: usize = 200;
 
 /// A text log: its first record is tab-separated with a record type first (Gatling 2.2+) or
 /// third (2.0–2.1).
@@ -105,7 +105,7 @@ struct RunRecord {
 #[derive(Default)]
 struct Log {
     agg: Aggregator,
-    errors: FxHashMap<String, u64>,
+    causes: Causes,
     run: Option<RunRecord>,
     users: u64,
     window: (Option<i64>, Option<i64>),
@@ -125,15 +125,9 @@ impl Log {
         }
     }
 
-    fn error(&mut self, message: &str) {
-        let message = message.trim();
-        let key = if message.is_empty() { "KO (no message)".to_string() } else { message.chars().take(300).collect() };
-        let key = if self.errors.contains_key(&key) || self.errors.len() < MAX_ERROR_KINDS {
-            key
-        } else {
-            "other errors".into()
-        };
-        *self.errors.entry(key).or_insert(0) += 1;
+    /// An error of the run as a whole (an ERROR record), at `time` (epoch ms) when it has one.
+    fn error(&mut self, message: &str, time: Option<&str>) {
+        self.causes.add("", b"", message.as_bytes(), time.and_then(stamp), 1);
     }
 
     fn request(&mut self, ctx: &mut Ctx, line: u64, f: &[&str], h: usize) {
@@ -180,14 +174,15 @@ impl Log {
         self.widen(Some(start), (end != i64::MIN).then_some(end));
         self.requests += 1;
         if !ok {
-            self.error(f.get(s + 1).copied().unwrap_or(""));
+            let message = f.get(s + 1).copied().unwrap_or("");
+            self.causes.add(&self.agg.labels[i].name, b"", message.as_bytes(), Some(start), 1);
         }
     }
 
     fn group(&mut self, ctx: &mut Ctx, line: u64, f: &[&str], h: usize) {
         if h == 0 && f.len() == 3 && int(f[2]).is_some() {
             // Gatling 2.2 wrote its error records with a GROUP header.
-            return self.error(f[1]);
+            return self.error(f[1], Some(f[2]));
         }
         // 2.0–2.1 count oks and kos after the cumulated time.
         let want = if h == 2 { 5 } else { 3 };
@@ -272,7 +267,7 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
             Some("GROUP") => log.group(ctx, line_no, &f, h),
             Some("USER") => log.user(ctx, line_no, &f, h),
             Some("RUN") => log.run_record(&f, h),
-            Some("ERROR") => log.error(f.get(1).copied().unwrap_or("")),
+            Some("ERROR") => log.error(f.get(1).copied().unwrap_or(""), f.get(2).copied()),
             Some("ASSERTION") => log.assertions += 1,
             _ => ctx.warn(format!("line {line_no}"), "not a Gatling simulation.log record; left out"),
         }
@@ -321,8 +316,9 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
             note: None,
         });
     }
-    let mut errors: Vec<(String, u64)> = log.errors.into_iter().collect();
-    errors.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    if let Some(w) = log.causes.warning() {
+        ctx.warn("errors", w);
+    }
     let name = ctx.source;
     let run_info = log.run.unwrap_or_default();
     let short = run_info.simulation.rsplit('.').next().unwrap_or("").to_string();
@@ -353,10 +349,7 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
         },
         transactions,
         kpis,
-        errors: errors
-            .into_iter()
-            .map(|(message, n)| ErrorEntry { message, count: Some(n), ..Default::default() })
-            .collect(),
+        errors: log.causes.entries(window.0.unwrap_or(0)),
         ..Default::default()
     };
     if !run_info.description.is_empty() {

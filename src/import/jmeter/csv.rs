@@ -8,11 +8,11 @@
 //! quotes and newlines. A file can be aggregated in byte ranges (`aggregate_range`) that are merged
 //! exactly (`finish`), so several workers can share one file.
 
-use crate::bundle::{ErrorEntry, LoadError, LoadErrorKind, Run, RunStatus};
+use crate::bundle::{LoadError, LoadErrorKind, Run, RunStatus};
+use crate::import::common::causes::Causes;
 use crate::import::common::samples::{run_kpis, Aggregator};
 use crate::import::Head;
 use crate::import::{common::civil, common::names, common::text, Ctx};
-use rustc_hash::FxHashMap;
 
 /// Column positions of the fields runlens reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq, borsh::BorshSerialize, borsh::BorshDeserialize)]
@@ -22,6 +22,7 @@ pub struct Cols {
     pub label: Option<usize>,
     pub response_code: Option<usize>,
     pub response_message: Option<usize>,
+    pub failure_message: Option<usize>,
     pub success: Option<usize>,
     pub bytes: Option<usize>,
     pub sent_bytes: Option<usize>,
@@ -115,6 +116,7 @@ fn cols_from_names<'a>(names: impl Iterator<Item = &'a str>) -> Cols {
             "label" => &mut c.label,
             "responsecode" => &mut c.response_code,
             "responsemessage" => &mut c.response_message,
+            "failuremessage" => &mut c.failure_message,
             "success" => &mut c.success,
             "bytes" => &mut c.bytes,
             "sentbytes" => &mut c.sent_bytes,
@@ -250,10 +252,10 @@ pub fn finish(ctx: &mut Ctx, layout: &Layout, parts: Vec<Part>) -> Result<Run, L
 }
 
 /// The run of the parts of any raw-sample file (CSV or XML JTL), in file order: their warnings
-/// by line, labels merged in order of first appearance, errors by "code/message".
+/// by line, labels merged in order of first appearance, errors by cause (label, code, message).
 pub fn finish_parts(ctx: &mut Ctx, parts: Vec<Part>) -> Result<Run, LoadError> {
     let mut agg = Aggregator::default();
-    let mut errors: FxHashMap<String, u64> = FxHashMap::default();
+    let mut causes = Causes::default();
     let (mut line_offset, mut records, mut assumed_utc) = (0u64, 0u64, false);
     for p in parts {
         for (line, msg) in p.warnings {
@@ -264,9 +266,7 @@ pub fn finish_parts(ctx: &mut Ctx, parts: Vec<Part>) -> Result<Run, LoadError> {
         records += p.records;
         assumed_utc |= p.times_assumed_utc;
         agg.merge(p.agg);
-        for (k, v) in p.errors {
-            *errors.entry(k).or_insert(0) += v;
-        }
+        causes.merge(p.causes);
     }
     if agg.labels.is_empty() {
         return Err(ctx.error(LoadErrorKind::Empty, None, "the file holds no samples"));
@@ -276,8 +276,9 @@ pub fn finish_parts(ctx: &mut Ctx, parts: Vec<Part>) -> Result<Run, LoadError> {
     }
     let window = agg.run_window();
     let total = agg.total();
-    let mut errors: Vec<(String, u64)> = errors.into_iter().collect();
-    errors.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    if let Some(w) = causes.warning() {
+        ctx.warn("errors", w);
+    }
     let name = ctx.source;
     let mut run = Run {
         id: names::run_id(name),
@@ -291,10 +292,7 @@ pub fn finish_parts(ctx: &mut Ctx, parts: Vec<Part>) -> Result<Run, LoadError> {
         status: RunStatus::Completed,
         transactions: agg.transactions(),
         kpis: run_kpis(&total, window),
-        errors: errors
-            .into_iter()
-            .map(|(message, count)| ErrorEntry { message, count: Some(count), ..Default::default() })
-            .collect(),
+        errors: causes.entries(window.0.unwrap_or(0)),
         ..Default::default()
     };
     run.notes.push(format!(

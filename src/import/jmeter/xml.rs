@@ -2,7 +2,9 @@
 //! Format: https://jmeter.apache.org/usermanual/listeners.html#xmlformat2.1 ; attribute names as
 //! JMeter's `SampleResultConverter` writes them: `t` elapsed, `ts` time stamp, `s` success, `lb`
 //! label, `rc` (older files: `rs`) and `rm` response code and message, `by`/`sby` bytes received
-//! and sent, `sc`/`ec` sample and error counts (`lt ct it tn dt de ng na hn` are not needed).
+//! and sent, `sc`/`ec` sample and error counts (`lt ct it tn dt de ng na hn` are not needed);
+//! the first `<assertionResult><failureMessage>` of a sample is its failure message (errors by
+//! cause read it as the CSV's `failureMessage`).
 //!
 //! Every top-level child of `<testResults>` is a sample: `httpSample`, `sample`, or any element
 //! carrying sample attributes (plugins' result classes). An element without attributes whose
@@ -21,6 +23,7 @@
 //! up to their next markup, never held in memory.
 
 use crate::bundle::{LoadError, LoadErrorKind, Run};
+use crate::import::common::causes::normalise::is_controller_message;
 use crate::import::common::samples::Sample;
 use crate::import::jmeter::csv::{finish_parts, Part};
 use crate::import::Head;
@@ -115,6 +118,8 @@ struct Fields {
     sent: Option<String>,
     count: Option<String>,
     errors: Option<String>,
+    /// The first failure message of its `<assertionResult>` children.
+    failure: String,
 }
 
 impl Fields {
@@ -242,9 +247,10 @@ impl Fields {
         };
         let stats = &mut part.agg.labels[id];
         stats.add(&s);
-        stats.is_controller |= self.message.starts_with("Number of samples in transaction");
+        stats.is_controller |= is_controller_message(self.message.as_bytes());
         if s.errors > 0 {
-            part.count_error(self.code.as_bytes(), self.message.as_bytes(), s.errors);
+            let (code, message, failure) = (self.code.as_bytes(), self.message.as_bytes(), self.failure.as_bytes());
+            part.count_error(id, code, message, failure, s.start_ms, s.errors);
         }
         part.records += 1;
     }
@@ -255,8 +261,11 @@ impl Fields {
 struct State {
     depth: usize,
     sample: Option<Fields>,
-    /// A `SampleResult` field of an attribute-less sample whose text is being collected.
+    /// A `SampleResult` field of an attribute-less sample (or an assertion's failure message)
+    /// whose text is being collected.
     capture: Option<(String, String)>,
+    /// Inside an `<assertionResult>` of the current sample.
+    in_assertion: bool,
     sub_samples: u64,
     /// Top-level elements that are not samples: (name, line of the first), one per name.
     ignored: Vec<(String, u64)>,
@@ -379,6 +388,18 @@ fn start(ctx: &Ctx, st: &mut State, e: &BytesStart, line: u64, empty: bool) -> R
             st.sample = Some(Fields::from_attributes(e, line));
             Ok(st.sample.as_ref().is_some_and(|f| f.attributes))
         }
+        3 if e.name().as_ref() == "assertionResult" => {
+            st.in_assertion = !empty;
+            Ok(true)
+        }
+        4 if st.in_assertion
+            && !empty
+            && e.name().as_ref() == "failureMessage"
+            && st.sample.as_ref().is_some_and(|f| f.failure.is_empty()) =>
+        {
+            st.capture = Some(("failureMessage".into(), String::new()));
+            Ok(false)
+        }
         3 => {
             let sample_key = |a: quick_xml::events::attributes::Attribute| SAMPLE_ATTRIBUTES.contains(&a.key.as_ref());
             if e.attributes().with_checks(false).flatten().any(sample_key) {
@@ -427,7 +448,13 @@ fn collect(st: &mut State, t: &str) {
 /// Handles a closing tag at `st.depth` (before it is decremented).
 fn end(st: &mut State, part: &mut Part) {
     match st.depth {
+        4 => {
+            if let (Some((_, text)), Some(f)) = (st.capture.take(), st.sample.as_mut()) {
+                f.failure = text_of(&text).0.trim().to_string();
+            }
+        }
         3 => {
+            st.in_assertion = false;
             if let (Some((name, text)), Some(f)) = (st.capture.take(), st.sample.as_mut()) {
                 let (value, replaced) = text_of(&text);
                 f.set(&name, value.trim().to_string(), replaced);

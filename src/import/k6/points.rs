@@ -7,11 +7,14 @@
 //!
 //! Failures: a request failed when its `http_req_failed` point is 1 (k6 ≥ 0.31 writes one per
 //! request with the same tags); files without that metric fall back to the
-//! `expected_response:false` tag, else to status ≥ 400, status 0 or an `error` tag. A point's
+//! `expected_response:false` tag, else to status ≥ 400, status 0 or an `error` tag. Failures are
+//! errors by cause (`common::causes`): the request, its status (k6's `error_code` when the status
+//! is 0) and its `error` tag, at the point's time. A point's
 //! time is when k6 emitted it, the end of the request (k6 lib/netext/httpext/tracer.go uses the
 //! trail's EndTime), so a request's start is its time minus its duration.
 
 use crate::bundle::{Direction, ErrorEntry, Kpi, LoadError, LoadErrorKind, Run, Transaction, Unit};
+use crate::import::common::causes::Causes;
 use crate::import::common::samples::{run_kpis, Aggregator, LabelStats};
 use crate::import::k6::metrics::{direction_of, is_builtin, Kind};
 use crate::import::{common::civil, common::names, Ctx};
@@ -69,8 +72,8 @@ pub struct Points {
     requests: Aggregator,
     failures: Vec<Failures>,
     custom: Aggregator,
-    errors_by_metric: FxHashMap<String, u64>,
-    errors_by_tags: FxHashMap<String, u64>,
+    causes_by_metric: Causes,
+    causes_by_tags: Causes,
     checks: Vec<(String, u64, u64)>,
     check_index: FxHashMap<String, usize>,
     iterations: f64,
@@ -97,13 +100,13 @@ fn failed_by_tags(p: &Point) -> bool {
     }
 }
 
-fn error_key(p: &Point) -> String {
-    match (p.error.filter(|e| !e.is_empty()), p.error_code.filter(|c| !c.is_empty())) {
-        (Some(e), Some(c)) => format!("{c} {e}"),
-        (Some(e), None) => e.to_string(),
-        (None, Some(c)) => format!("error code {c}"),
-        (None, None) => format!("status {}", p.status.filter(|s| !s.is_empty()).unwrap_or("unknown")),
-    }
+/// Counts a failed request of label `i` by cause: its code the HTTP status (k6's `error_code`
+/// when the status is 0 or absent), its message the `error` tag.
+fn add_cause(causes: &mut Causes, label: &str, p: &Point) {
+    let status = p.status.filter(|s| !s.is_empty() && *s != "0");
+    let code = status.or(p.error_code.filter(|c| !c.is_empty())).unwrap_or("");
+    let message = p.error.unwrap_or("");
+    causes.add(label, code.as_bytes(), message.as_bytes(), p.time_ms, 1);
 }
 
 /// Adds one float duration ending at `end_ms` to a label.
@@ -149,7 +152,7 @@ impl Points {
                 add_duration(&mut self.requests.labels[i], p.value, p.time_ms);
                 if failed_by_tags(p) {
                     self.failures[i].by_tags += 1;
-                    *self.errors_by_tags.entry(error_key(p)).or_insert(0) += 1;
+                    add_cause(&mut self.causes_by_tags, &self.requests.labels[i].name, p);
                 }
             }
             "http_req_failed" => {
@@ -157,7 +160,7 @@ impl Points {
                 self.failures[i].metric_points += 1;
                 if p.value != 0.0 {
                     self.failures[i].metric_failed += 1;
-                    *self.errors_by_metric.entry(error_key(p)).or_insert(0) += 1;
+                    add_cause(&mut self.causes_by_metric, &self.requests.labels[i].name, p);
                 }
             }
             "checks" => {
@@ -219,8 +222,11 @@ impl Points {
         let transactions = self.transactions(window);
         let mut kpis = run_kpis(&self.requests.total(), window);
         self.add_kpis(&mut kpis);
-        let errors = self.error_entries(by_metric);
         let start = [window.0, self.window.0].into_iter().flatten().min();
+        let errors = self.error_entries(by_metric, start.unwrap_or(0));
+        if let Some(w) = (if by_metric { &self.causes_by_metric } else { &self.causes_by_tags }).warning() {
+            ctx.warn("errors", w);
+        }
         let end = [window.1, self.window.1].into_iter().flatten().max();
         let name = ctx.source;
         let mut run = Run {
@@ -344,20 +350,11 @@ impl Points {
         }
     }
 
-    /// Failed requests by message (most first), from `http_req_failed` or else from the tags, then
-    /// the failed checks.
-    fn error_entries(&mut self, by_metric: bool) -> Vec<ErrorEntry> {
-        let errors = if by_metric {
-            std::mem::take(&mut self.errors_by_metric)
-        } else {
-            std::mem::take(&mut self.errors_by_tags)
-        };
-        let mut errors: Vec<(String, u64)> = errors.into_iter().collect();
-        errors.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let mut errors: Vec<ErrorEntry> = errors
-            .into_iter()
-            .map(|(message, n)| ErrorEntry { message, count: Some(n), ..Default::default() })
-            .collect();
+    /// Failed requests by cause (most first), from `http_req_failed` or else from the tags, then
+    /// the failed checks; times in seconds after `origin_ms`.
+    fn error_entries(&self, by_metric: bool, origin_ms: i64) -> Vec<ErrorEntry> {
+        let causes = if by_metric { &self.causes_by_metric } else { &self.causes_by_tags };
+        let mut errors = causes.entries(origin_ms);
         errors.extend(self.checks.iter().filter(|c| c.2 > 0).map(|c| ErrorEntry {
             message: format!("check failed: {}", c.0),
             count: Some(c.2),

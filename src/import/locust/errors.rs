@@ -2,13 +2,15 @@
 //! `_exceptions.csv` (`Count,Message,Traceback[,Nodes]`): errors of the run. Format:
 //! https://docs.locust.io/en/stable/retrieving-stats.html (`StatsCSV` in `locust/stats.py`).
 //!
-//! A failure's message names its request (`GET /x: HTTPError(…)`): Locust counts failures per
-//! method, name and error, and comparisons match errors by message. An exception's nodes (the
+//! Failures are errors by cause (`common::causes`): the request (method and name) is the
+//! transaction, the error normalised the message, its occurrences the count (Locust writes no
+//! times). Comparisons match them by request and message. An exception's nodes (the
 //! workers that raised it) are its `services`, and the last lines of its traceback its note. The
 //! total is a KPI (`Failures`, `Exceptions`), so a file without rows still says "none".
 
 use super::{file_run, read_rows, txn_name, Cols};
 use crate::bundle::{Direction, ErrorEntry, Kpi, LoadError, Run, Unit};
+use crate::import::common::causes::Causes;
 use crate::import::Head;
 use crate::import::{common::names, Ctx};
 use std::io::BufRead;
@@ -48,17 +50,16 @@ pub fn import_failures(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Ru
     };
     let (c, rows) = read_rows(ctx, input, check)?;
     let mut run = file_run(ctx);
+    let mut causes = Causes::default();
     for row in &rows {
         let error = row.get(c.error).unwrap_or("").trim();
-        let request = txn_name(row, &c);
-        let message = match (request.is_empty(), error.is_empty()) {
-            (true, _) => error.to_string(),
-            (false, true) => format!("{request}: (no message)"),
-            (false, false) => format!("{request}: {error}"),
-        };
         let count = row.count(ctx, c.occurrences, "occurrences");
-        run.errors.push(ErrorEntry { message, count, ..Default::default() });
+        causes.add(&txn_name(row, &c), b"", error.as_bytes(), None, count.unwrap_or(0));
     }
+    if let Some(w) = causes.warning() {
+        ctx.warn("Error", w);
+    }
+    run.errors = causes.entries(0);
     Ok(finish(ctx, run, "Failures", "failure kinds"))
 }
 
@@ -96,6 +97,7 @@ pub fn import_exceptions(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<
             count: row.count(ctx, c.count, "count"),
             services,
             note: row.get(c.traceback).and_then(traceback_tail),
+            ..Default::default()
         });
     }
     Ok(finish(ctx, run, "Exceptions", "exceptions"))

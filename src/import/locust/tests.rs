@@ -104,10 +104,10 @@ fn failures_and_exceptions_become_errors() {
     let i = imp("pasted text", f);
     assert_eq!(i.format, Format::LocustFailures);
     let run = &i.bundle.runs[0];
-    assert_eq!(run.errors[0].message, "GET /x: HTTPError('500 Server Error: boom, really')");
+    assert_eq!(run.errors[0].key(), "GET /x: HTTPError('500 Server Error: boom, really')");
     assert_eq!(
-        (run.errors[0].count, run.errors[1].message.as_str()),
-        (Some(7), "Custom: ZeroDivisionError('division by zero')")
+        (run.errors[0].count, run.errors[1].key()),
+        (Some(7), "Custom: ZeroDivisionError('division by zero')".into())
     );
     assert_eq!(kpi(run, "Failures"), 9.0);
     let e = "Count,Message,Traceback,Nodes\n3,\"ValueError('x')\",\"Traceback (most recent call last):\n  File \"\"locustfile.py\"\", line 9, in t\n    raise ValueError('x')\n\",\"worker-1, worker-2\"\n";

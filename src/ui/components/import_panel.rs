@@ -27,7 +27,7 @@ pub fn ImportPanel() -> impl IntoView {
         <section class="import-panel" aria-labelledby="import-h">
             <ImportPanelHead open/>
             {shown(move || open.get(), move || view! {
-                <p class="hint">"Files dropped together form one run (two of the same kind, such as two JTLs, are two runs). Move files between runs, name runs and set dimensions; the runs are ordinary runs: compare, export and Save bundle work on them."</p>
+                <p class="hint">"Files dropped together are grouped into runs as the tools name them: a Locust --csv set, a Gatling report, a JTL with the statistics.json, _cat/indices, CloudWatch and docker stats files of its test (by name, or by time); two load generators of one test add up. Move files between runs, name runs and set dimensions; the runs are ordinary runs: compare, export and Save bundle work on them."</p>
                 <ul class="import-runs"><ImportRuns/></ul>
             }.into_any())}
         </section>

@@ -76,6 +76,54 @@ impl Values {
         self.add_sparse(v, 1);
     }
 
+    /// Adds `count` copies of `v` (a distribution read back from a histogram that carries every
+    /// distinct value): the same multiset, sum and statistics as adding them one by one, exactly
+    /// for integers. Negative and non-finite values are the caller's to reject.
+    pub fn add_repeated(&mut self, v: f64, count: u64) {
+        if count == 0 {
+            return;
+        }
+        if v.fract() == 0.0 && (0.0..9.0e15).contains(&v) && !self.float_keys && self.approx.is_none() {
+            let iv = v as u64;
+            self.n += count;
+            match iv.checked_mul(count).and_then(|x| self.sum_int.checked_add(x)) {
+                Some(s) => self.sum_int = s,
+                None => self.sum_float += v * count as f64,
+            }
+            match usize::try_from(iv).ok().filter(|i| *i < DENSE_LIMIT as usize) {
+                Some(i) if u32::try_from(count).is_ok() => {
+                    if i >= self.dense.len() {
+                        self.dense.resize((i + 1).next_power_of_two().min(DENSE_LIMIT as usize), 0);
+                    }
+                    let (sum, overflow) = self.dense[i].overflowing_add(count as u32);
+                    if overflow {
+                        self.add_sparse(iv, count);
+                    } else {
+                        self.dense[i] = sum;
+                    }
+                }
+                _ => self.add_sparse(iv, count),
+            }
+            return;
+        }
+        let integral = v.fract() == 0.0 && (0.0..9.0e15).contains(&v);
+        let mut part = Values {
+            n: count,
+            sum_int: if integral { (v as u64).saturating_mul(count) } else { 0 },
+            sum_float: if integral { 0.0 } else { v * count as f64 },
+            float_keys: !integral,
+            ..Default::default()
+        };
+        part.sparse.insert(if part.float_keys { v.to_bits() } else { v as u64 }, count);
+        self.merge(&part);
+    }
+
+    /// Replaces the sum of the values (a distribution read back from buckets, whose bounds are not
+    /// the values, with the sum its source reported).
+    pub fn set_sum(&mut self, sum: f64) {
+        (self.sum_int, self.sum_float, self.sum_comp) = (0, sum, 0.0);
+    }
+
     /// Adds a value that may have a fraction (k6, Gatling in some versions). Negative and
     /// non-finite values are the caller's to reject.
     pub fn add_f64(&mut self, v: f64) {

@@ -2,18 +2,18 @@
 //! JTL import; several workers each aggregate a range and the parts merge exactly).
 
 use super::Layout;
+use crate::import::common::causes::{normalise::is_controller_message, Causes};
 use crate::import::common::csv_fast::{Pos, Record, SplitError, Splitter};
 use crate::import::common::samples::{Aggregator, Sample};
 use crate::import::{common::civil, common::text};
-use rustc_hash::FxHashMap;
 use std::io::Read;
 
 /// What one byte range of a file adds up to (serializable: workers hand parts to each other).
 #[derive(Debug, Clone, Default, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Part {
     pub agg: Aggregator,
-    /// Failed samples by "code/message", as JMeter's dashboard groups errors.
-    pub errors: FxHashMap<String, u64>,
+    /// Failed samples by cause (label, code, normalised message).
+    pub causes: Causes,
     /// (line within this part, message).
     pub warnings: Vec<(u64, String)>,
     pub records: u64,
@@ -27,7 +27,6 @@ pub struct Part {
 }
 
 const MAX_PART_WARNINGS: usize = crate::import::MAX_WARNINGS + 1;
-const MAX_ERROR_KINDS: usize = 200;
 
 fn uint(b: &[u8]) -> Option<u64> {
     if b.is_empty() || b.len() > 19 {
@@ -59,18 +58,22 @@ impl Part {
         }
     }
 
-    /// Counts `n` failed samples under "code/message", as JMeter's dashboard groups errors (at
-    /// most `MAX_ERROR_KINDS` kinds; the rest under "other errors").
-    pub fn count_error(&mut self, code: &[u8], message: &[u8], n: u64) {
-        let code = String::from_utf8_lossy(code);
-        let msg = String::from_utf8_lossy(message);
-        let key = match (code.is_empty(), msg.is_empty()) {
-            (true, true) => "(no response code)".to_string(),
-            _ => format!("{code}/{}", msg.chars().take(160).collect::<String>()),
-        };
-        let known = self.errors.contains_key(&key);
-        let key = if known || self.errors.len() < MAX_ERROR_KINDS { key } else { "other errors".to_string() };
-        *self.errors.entry(key).or_insert(0) += n;
+    /// Counts `n` failed samples of label `label_id` at `time_ms` by cause: the response code and
+    /// message, or the failure message of an assertion (JMeter's dashboard does the same: a
+    /// success code, or no code, with a failure message).
+    pub fn count_error(
+        &mut self,
+        label_id: usize,
+        code: &[u8],
+        message: &[u8],
+        failure: &[u8],
+        time_ms: Option<i64>,
+        n: u64,
+    ) {
+        let assertion = !failure.is_empty() && (code.is_empty() || matches!(code.first(), Some(b'2' | b'3')));
+        let message = if assertion && !is_controller_message(message) { failure } else { message };
+        let label = self.agg.labels.get(label_id).map_or("", |l| l.name.as_str());
+        self.causes.add(label, code, message, time_ms, n);
     }
 }
 
@@ -144,6 +147,7 @@ impl<R: Read> RangeReader<R> {
             c.label,
             c.response_code,
             c.response_message,
+            c.failure_message,
             c.success,
             c.bytes,
             c.sent_bytes,
@@ -282,11 +286,12 @@ fn add_record(part: &mut Part, layout: &Layout, needed: usize, rec: &Record<'_>,
     stats.add(&s);
     if let Some(m) = field(c.response_message) {
         // The first byte first: in wasm `starts_with` is a call to a byte-at-a-time `memcmp`.
-        if !stats.is_controller && m.first() == Some(&b'N') && m.starts_with(b"Number of samples in transaction") {
+        if !stats.is_controller && is_controller_message(m) {
             stats.is_controller = true;
         }
     }
     if s.errors > 0 {
-        part.count_error(field(c.response_code).unwrap_or(b""), field(c.response_message).unwrap_or(b""), s.errors);
+        let (code, message) = (field(c.response_code).unwrap_or(b""), field(c.response_message).unwrap_or(b""));
+        part.count_error(label_id, code, message, field(c.failure_message).unwrap_or(b""), s.start_ms, s.errors);
     }
 }

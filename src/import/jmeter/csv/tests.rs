@@ -34,7 +34,9 @@ fn awkward_labels_codes_and_times() {
     let n = txn(run, "404");
     assert_eq!((n.samples, n.errors), (Some(2), Some(1)));
     assert_eq!(run.transactions[0].name, "a, \"quoted\"\nlabel", "order of first appearance");
-    assert_eq!(run.errors[0].message, "Non HTTP response code: java.net.SocketException/OK");
+    assert_eq!(run.errors[0].key(), "404: Non HTTP response code: java.net.SocketException/OK");
+    // Times in seconds after the run's first sample (999 000 ms).
+    assert_eq!((run.errors[0].first_s, run.errors[0].last_s), (Some(1.5), Some(1.5)));
     assert_eq!(run.start.as_deref(), Some("1970-01-01T00:16:39Z"));
     assert_eq!(run.duration_s, Some(2.04));
 }
@@ -225,4 +227,39 @@ fn a_starved_range_reader_resumes_where_it_stopped() {
     let progress = crate::import::Progress::default();
     let run = |p| finish(&mut Ctx::new("f.jtl", &progress), &lay, vec![p]).unwrap();
     assert_eq!(run(part), run(one));
+}
+
+/// Errors by cause as JMeter's dashboard keys them: code and message, the failure message of an
+/// assertion that failed on a success code, and a Transaction Controller's parent as one cause.
+#[test]
+fn errors_by_cause_read_assertions_and_transaction_controllers() {
+    let line = |ts: u64, label: &str, code: &str, msg: &str, ok: bool, failure: &str| {
+        format!("{ts},10,{label},{code},{msg},TG 1-1,text,{ok},{failure},100,10,1,1,http://x,1,0,0")
+    };
+    let rows = [
+        line(1_000, "login", "200", "OK", true, ""),
+        line(1_500, "login", "200", "OK", false, "Test failed: text expected to contain /Welcome/"),
+        line(2_000, "login", "500", "Internal Server Error", false, ""),
+        line(2_400, "search", "200", "OK", false, "Test failed: text expected to contain /Welcome/"),
+        line(3_000, "TC", "", "\"Number of samples in transaction : 2, number of failing samples : 1\"", false, ""),
+        line(9_000, "TC", "", "\"Number of samples in transaction : 5, number of failing samples : 3\"", false, ""),
+        line(4_250, "login", "500", "Internal Server Error", false, "ignored: the code is an error"),
+    ];
+    let text = format!("{HEADER}\n{}\n", rows.join("\n"));
+    let run = &import_bytes("r.jtl", text.as_bytes()).unwrap().bundle.runs[0];
+    type Got = (String, Option<u64>, Option<f64>, Option<f64>);
+    let got: Vec<Got> = run.errors.iter().map(|e| (e.key(), e.count, e.first_s, e.last_s)).collect();
+    let want = [
+        ("TC: failing child samples (Transaction Controller)", 2, 2.0, 8.0),
+        ("login: 500/Internal Server Error", 2, 1.0, 3.25),
+        ("login: 200/Test failed: text expected to contain /Welcome/", 1, 0.5, 0.5),
+        ("search: 200/Test failed: text expected to contain /Welcome/", 1, 1.4, 1.4),
+    ];
+    assert_eq!(got, want.map(|(k, n, f, l)| (k.to_string(), Some(n), Some(f), Some(l))));
+    assert_eq!(
+        run.errors[0].example.as_deref(),
+        Some("Number of samples in transaction : 2, number of failing samples : 1"),
+        "the first original message"
+    );
+    assert!(run.errors[1].example.is_none(), "nothing was replaced");
 }

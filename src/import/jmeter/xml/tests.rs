@@ -33,7 +33,10 @@ fn nested_samples_are_not_counted_and_controllers_are_marked() {
     assert_eq!(run.kpis.iter().find(|k| k.name == "Samples").map(|k| k.value), Some(1.0));
     // a, b and b-0 are sub-samples (b-0 is nested twice).
     assert!(run.notes.iter().any(|n| n.starts_with("2 sub-samples")), "{:?}", run.notes);
-    assert_eq!(run.errors[0].message, "200/Number of samples in transaction : 2, number of failing samples : 1");
+    // A Transaction Controller's failure reads as such, whatever its numbers.
+    assert_eq!(run.errors[0].key(), "TC: 200/failing child samples (Transaction Controller)");
+    let example = run.errors[0].example.as_deref();
+    assert_eq!(example, Some("Number of samples in transaction : 2, number of failing samples : 1"));
 }
 
 #[test]
@@ -64,7 +67,7 @@ fn xstream_form_samples_are_read_from_their_children() {
     let t = txn(run, "http://x/ & y");
     assert_eq!((t.samples, t.errors, t.max_ms), (Some(1), Some(1), Some(100.0)));
     assert_eq!(run.start.as_deref(), Some("2015-05-13T08:36:42.173Z"));
-    assert_eq!(run.errors[0].message, "500/<boom>");
+    assert_eq!(run.errors[0].key(), "http://x/ & y: 500/<boom>");
     assert!(
         warnings(&imp).iter().any(|w| w.starts_with("line 14: <other> elements carry no sample fields")),
         "{:?}",
@@ -134,4 +137,30 @@ fn skip_text_stops_at_the_next_markup() {
     let mut rest = String::new();
     r.read_to_string(&mut rest).unwrap();
     assert_eq!(rest, "<rest");
+}
+
+/// An assertion that failed on a 200 is listed by its failure message (the first failing one),
+/// as in the CSV; a passing assertion's empty message is not taken.
+#[test]
+fn assertion_failure_messages_are_the_cause() {
+    let assertion = |failure: bool, msg: &str| {
+        format!("<assertionResult><name>A</name><failure>{failure}</failure><error>false</error><failureMessage>{msg}</failureMessage></assertionResult>")
+    };
+    let xml = format!(
+        "{HEAD}<httpSample t=\"10\" ts=\"1000\" s=\"false\" lb=\"login\" rc=\"200\" rm=\"OK\">{}{}{}<responseData>x</responseData></httpSample>\n\
+         <httpSample t=\"10\" ts=\"3500\" s=\"false\" lb=\"login\" rc=\"500\" rm=\"Oops\">{}</httpSample>\n\
+         <httpSample t=\"10\" ts=\"2000\" s=\"false\" lb=\"login\" rc=\"200\" rm=\"OK\"/>\n</testResults>\n",
+        assertion(false, ""),
+        assertion(true, "Test failed: text expected to contain /order 4711/"),
+        assertion(true, "second"),
+        assertion(true, "ignored: 500 is the cause"),
+    );
+    let run = &import_bytes("r.jtl", xml.as_bytes()).unwrap().bundle.runs[0];
+    let got: Vec<(String, Option<f64>)> = run.errors.iter().map(|e| (e.key(), e.first_s)).collect();
+    let want = [
+        ("login: 200/OK", 1.0),
+        ("login: 200/Test failed: text expected to contain /order {n}/", 0.0),
+        ("login: 500/Oops", 2.5),
+    ];
+    assert_eq!(got, want.map(|(k, t)| (k.to_string(), Some(t))));
 }

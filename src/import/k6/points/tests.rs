@@ -40,8 +40,9 @@ fn the_docs_json_output_and_more_points() {
     );
     assert_eq!((kpi(&run, "pizza_errors"), kpi(&run, "queue_depth")), (Some(1.0), Some(7.0)));
     assert!((kpi(&run, "success_rate").unwrap() - 200.0 / 3.0).abs() < 1e-12);
-    let errors: Vec<(&str, Option<u64>)> = run.errors.iter().map(|e| (e.message.as_str(), e.count)).collect();
-    assert_eq!(errors, [("status 500", Some(1)), ("check failed: my group::status is 200", Some(1))]);
+    let errors: Vec<(String, Option<u64>)> = run.errors.iter().map(|e| (e.key(), e.count)).collect();
+    let want = [("POST /api/ratings: 500/(no message)", Some(1)), ("check failed: my group::status is 200", Some(1))];
+    assert_eq!(errors, want.map(|(k, n)| (k.to_string(), n)));
     // The first request started at its end (45.239531499) minus its 459.87 ms; +02:00 is UTC 12:34.
     assert_eq!(run.start.as_deref(), Some("2017-05-09T12:34:44.779Z"));
     assert_eq!(run.dimensions.get("users").map(String::as_str), Some("10"));
@@ -184,8 +185,12 @@ fn failures_without_http_req_failed_come_from_tags() {
     let (_, run, _) = import("k6.csv", csv.as_bytes());
     // expected_response wins where present; else status ≥ 400, status 0 or an error.
     assert_eq!((txn(&run, "a").errors, txn(&run, "b").errors), (Some(1), Some(2)));
-    let errors: Vec<(&str, Option<u64>)> = run.errors.iter().map(|e| (e.message.as_str(), e.count)).collect();
-    assert_eq!(errors, [("1050 dial: i/o timeout", Some(1)), ("status 200", Some(1)), ("status 503", Some(1))]);
+    // By cause: the status, k6's error code where the status is 0, the error tag; at the point's
+    // time (the request's end), after the first request's start (1633706790 s less 10 ms).
+    let errors: Vec<(String, Option<u64>, Option<f64>)> =
+        run.errors.iter().map(|e| (e.key(), e.count, e.first_s)).collect();
+    let want = [("a: 200/(no message)", 0.01), ("b: 1050/dial: i/o timeout", 3.01), ("b: 503/(no message)", 2.01)];
+    assert_eq!(errors, want.map(|(k, t)| (k.to_string(), Some(1), Some(t))));
     assert!(run.notes.iter().any(|n| n.contains("my_custom (1 points)")), "{:?}", run.notes);
     assert!(run.notes[0].contains("expected_response/status tags"));
 }
