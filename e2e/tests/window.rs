@@ -53,7 +53,8 @@ async fn dragging_a_window_on_the_timeline_re_judges_every_view() {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
-        let width = c.execute("return document.querySelector('.timeline .nsewdrag').getBoundingClientRect().width", vec![])
+        let width = c
+            .execute("return document.querySelector('.timeline .nsewdrag').getBoundingClientRect().width", vec![])
             .await
             .unwrap()
             .as_f64()

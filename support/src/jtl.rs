@@ -107,4 +107,5 @@ pub fn ramped(seconds: u64, ramp_s: u64, ramp_slowdown: f64, night: u64) -> Vec<
 }
 
 /// The header of [`ramped`].
-pub const RAMPED_HEADER: &[u8] = b"timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,bytes,grpThreads,allThreads\n";
+pub const RAMPED_HEADER: &[u8] =
+    b"timeStamp,elapsed,label,responseCode,responseMessage,threadName,success,bytes,grpThreads,allThreads\n";

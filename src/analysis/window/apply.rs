@@ -2,7 +2,7 @@
 //! of its timeline (transactions, the run's sample KPIs, resource series), exactly where the
 //! timeline carries exact distributions.
 
-use crate::bundle::{Kpi, Resource, Run, Timeline, Transaction, TransactionTimeline, Unit};
+use crate::bundle::{CauseTimeline, Kpi, Resource, Run, Timeline, Transaction, TransactionTimeline, Unit};
 use crate::import::common::civil;
 use crate::import::common::samples::{compact_histogram, nearest_rank};
 use std::ops::Range;
@@ -62,6 +62,7 @@ pub fn window_run(run: &Run, from_s: f64, to_s: f64) -> Option<(Run, Applied)> {
         }
     }
     let samples = window_kpis(&mut out, tl, r.clone(), seconds);
+    window_errors(&mut out, tl, r.clone());
     let shift = resource_offset_s(run, tl);
     for res in &mut out.resources {
         window_resource(res, lo + shift, hi + shift);
@@ -176,6 +177,36 @@ fn window_kpis(run: &mut Run, tl: &Timeline, r: Range<usize>, seconds: f64) -> u
         }
     });
     samples
+}
+
+/// The errors of the causes the timeline follows, counted in the window (first and last at their
+/// buckets' edges); a cause with none there leaves the list. Errors the timeline does not follow
+/// (run-wide ones, a tool without times) stay whole and say so.
+fn window_errors(run: &mut Run, tl: &Timeline, r: Range<usize>) {
+    if tl.causes.is_empty() {
+        return;
+    }
+    let width = tl.interval_s as f64;
+    run.errors.retain_mut(|e| {
+        let same = |c: &&CauseTimeline| {
+            c.message == e.message && c.code == e.code && c.transaction == e.transaction.clone().unwrap_or_default()
+        };
+        let Some(cause) = tl.causes.iter().find(same) else {
+            e.note = Some("Whole run: this error has no timeline.".into());
+            return true;
+        };
+        let inside: Vec<(u64, u64)> = cause
+            .counts
+            .chunks_exact(2)
+            .map(|p| (p[0], p[1]))
+            .filter(|(b, c)| r.contains(&(*b as usize)) && *c > 0)
+            .collect();
+        let count: u64 = inside.iter().map(|x| x.1).sum();
+        e.count = Some(count);
+        e.first_s = inside.first().map(|(b, _)| tl.bucket_start_s(*b as u32));
+        e.last_s = inside.last().map(|(b, _)| tl.bucket_start_s(*b as u32) + width);
+        count > 0
+    });
 }
 
 /// A resource's figures over the part of its series inside `[from_s, to_s)` (seconds after the

@@ -144,3 +144,32 @@ fn a_shift_moves_one_runs_window() {
     assert_eq!(w.runs[1].transactions[0].errors, Some(1));
     assert_eq!(w.runs[1].duration_s, Some(10.0));
 }
+
+#[test]
+fn errors_follow_their_causes_into_the_window() {
+    use crate::bundle::{CauseTimeline, ErrorEntry};
+    let rows: Vec<Row> = (0..100).map(|i| (0, i * 1000, 5, i % 10 == 0)).collect();
+    let mut run = run_of(&rows, 1);
+    let tl = run.timeline.as_mut().unwrap();
+    let cause = |message: &str, counts: Vec<u64>| CauseTimeline {
+        transaction: "t0".into(),
+        code: Some("500".into()),
+        message: message.into(),
+        counts,
+    };
+    tl.causes = vec![cause("boom", vec![0, 1, 10, 1, 50, 1, 90, 1]), cause("early", vec![0, 3])];
+    let entry = |message: &str, n: u64| ErrorEntry {
+        message: message.into(),
+        count: Some(n),
+        code: Some("500".into()),
+        transaction: Some("t0".into()),
+        ..Default::default()
+    };
+    run.errors =
+        vec![entry("boom", 4), entry("early", 3), ErrorEntry { message: "run-wide".into(), ..Default::default() }];
+    let (cut, _) = window_run(&run, 5.0, 60.0).unwrap();
+    let boom = &cut.errors[0];
+    assert_eq!((boom.count, boom.first_s, boom.last_s), (Some(2), Some(10.0), Some(51.0)));
+    assert_eq!(cut.errors.len(), 2, "the cause outside the window leaves: {:?}", cut.errors);
+    assert!(cut.errors[1].note.as_deref().unwrap().starts_with("Whole run"));
+}

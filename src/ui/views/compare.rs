@@ -3,7 +3,7 @@
 //! along two dimensions.
 
 use crate::model::Section;
-use crate::tables::{compare_table, RowFilter, BY_CHANGE};
+use crate::tables::{compare_table, errors_table, RowFilter, BY_CHANGE};
 use crate::ui::components::controls::{by_change, row_filter, FilterControls};
 use crate::ui::components::table_view::TableView;
 use crate::ui::components::{grid::GridPanel, verdict_summary::VerdictSummary};
@@ -37,10 +37,16 @@ pub fn Compare() -> impl IntoView {
 #[component]
 fn CompareSection(section: Section, filter: Memo<RowFilter>, by_change: Memo<bool>) -> impl IntoView {
     let state = crate::ui::use_app_state();
+    // Errors by cause get their own table: each run's count, first and last occurrence, verdict.
     let table = crate::ui::derived(move |_| {
         let labels = state.labels.get();
         let f = filter.get();
-        state.rows.with(|rows| compare_table(rows, &labels, section, &f))
+        match section {
+            Section::Error => {
+                state.runs.with(|runs| state.rows.with(|rows| errors_table(&crate::ui::refs(runs), rows)))
+            }
+            _ => state.rows.with(|rows| compare_table(rows, &labels, section, &f)),
+        }
     });
     let page = if section == Section::Transaction { 60 } else { crate::limits::TABLE_PAGE_ROWS };
     view! {

@@ -76,7 +76,8 @@ fn TimelineControls() -> impl IntoView {
 fn TimelineChart() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let figure = move || {
-        let (pct, tx, clock, shifts) = state.url.with(|u| (u.pct.unwrap_or(95), u.tx.clone(), u.clock, u.shifts.clone()));
+        let (pct, tx, clock, shifts) =
+            state.url.with(|u| (u.pct.unwrap_or(95), u.tx.clone(), u.clock, u.shifts.clone()));
         let o = SeriesOptions { percentile: pct, transaction: tx.as_deref(), clock };
         let dark = state.dark.get();
         let outcomes = state.windowed.with(|w| w.outcomes.clone());
@@ -96,7 +97,9 @@ fn TimelineChart() -> impl IntoView {
                     Some(Outcome::Cut { applied, .. }) if clock => {
                         Some((origin + applied.from_s * 1000.0, origin + applied.to_s * 1000.0))
                     }
-                    Some(Outcome::Cut { applied, .. }) => Some((applied.from_s / 60.0 - shift_min, applied.to_s / 60.0 - shift_min)),
+                    Some(Outcome::Cut { applied, .. }) => {
+                        Some((applied.from_s / 60.0 - shift_min, applied.to_s / 60.0 - shift_min))
+                    }
                     _ => None,
                 };
                 windows.push(window);

@@ -12,7 +12,8 @@ const RUN_COLOURS: [&str; 8] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#94
 /// Each panel's height in pixels.
 const PANEL_PX: u32 = 150;
 /// y axis names by panel, top to bottom.
-const AXES: [(&str, &str); 5] = [("y", "yaxis"), ("y2", "yaxis2"), ("y3", "yaxis3"), ("y4", "yaxis4"), ("y5", "yaxis5")];
+const AXES: [(&str, &str); 5] =
+    [("y", "yaxis"), ("y2", "yaxis2"), ("y3", "yaxis3"), ("y4", "yaxis4"), ("y5", "yaxis5")];
 
 /// What the figure shows besides the series.
 pub struct Frame {
@@ -96,7 +97,14 @@ pub fn timeline_figure(runs: &[(usize, RunSeries)], frame: &Frame) -> Figure {
                         .with("yaxis", AXES[p].0)
                         .with("mode", Attr::of(Mode::Lines))
                         .with("name", text(&format!("{} · {name}", s.label)))
-                        .with("line", Attr::obj([("color", RUN_COLOURS[i % RUN_COLOURS.len()].into()), ("width", 1.0.into()), ("dash", "dot".into())]))
+                        .with(
+                            "line",
+                            Attr::obj([
+                                ("color", RUN_COLOURS[i % RUN_COLOURS.len()].into()),
+                                ("width", 1.0.into()),
+                                ("dash", "dot".into()),
+                            ]),
+                        )
                         .with("hovertemplate", "%{y:,.1f}%"),
                 );
                 traces += 1;
@@ -120,7 +128,12 @@ fn layout(n: usize, titles: &[&'static str], runs: &[(usize, RunSeries)], frame:
         .with("selections", Attr::from(Vec::<f64>::new()))
         .with(
             "legend",
-            Attr::obj([("orientation", Attr::of(Orientation::Horizontal)), ("y", 1.0.into()), ("yanchor", "bottom".into()), ("x", 0.0.into())]),
+            Attr::obj([
+                ("orientation", Attr::of(Orientation::Horizontal)),
+                ("y", 1.0.into()),
+                ("yanchor", "bottom".into()),
+                ("x", 0.0.into()),
+            ]),
         );
     let mut x = if frame.clock { axis(dark, "time (UTC)") } else { axis(dark, "elapsed test time (min)") };
     if frame.clock {
