@@ -11,7 +11,7 @@ use std::time::Duration;
 /// Both runs imported from generated JTLs by runlens' own importer, as one bundle.
 fn bundle() -> String {
     let run = |id: &str, slowdown: f64, night: u64| {
-        let jtl = support::jtl::ramped(600, 120, slowdown, night);
+        let jtl = support::jtl::ramped(600, 120, slowdown, night, 3);
         let imported = runlens::import::import_bytes(&format!("{id}.jtl"), &jtl).unwrap();
         let mut run = imported.bundle.runs.into_iter().next().unwrap();
         assert!(run.usable_timeline().is_some(), "the JTL importer writes a timeline");

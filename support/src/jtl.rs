@@ -77,17 +77,17 @@ pub fn gen_jtl_py(rows: u64, out: &Path, answers: Option<&Path>) -> Option<Optio
 }
 
 /// A test with a ramp-up, as JMeter writes it (`allThreads`): [`RAMPED_HEADER`] and one row every
-/// 50 ms for `seconds` seconds over three labels (`T01`–`T03`, in turn), starting at
+/// 50 ms for `seconds` seconds over `labels` labels (`T01`, `T02`, …, in turn), starting at
 /// 1,700,000,000,000 ms plus `night` days. Users climb from 1 to 20 over the first `ramp_s`
 /// seconds and stay there. Row `i` takes `100 + label·10 + (i·7919 + night·104729) mod 200` ms,
 /// times `ramp_slowdown` while users climb; every 97th row fails.
-pub fn ramped(seconds: u64, ramp_s: u64, ramp_slowdown: f64, night: u64) -> Vec<u8> {
+pub fn ramped(seconds: u64, ramp_s: u64, ramp_slowdown: f64, night: u64, labels: u64) -> Vec<u8> {
     let start = 1_700_000_000_000 + night * DAY_MS;
     let mut out = RAMPED_HEADER.to_vec();
     for i in 0..seconds * 20 {
         let t_ms = i * 50;
         let users = if t_ms >= ramp_s * 1000 { 20 } else { 1 + t_ms * 19 / (ramp_s * 1000).max(1) };
-        let label = (i % 3) as usize;
+        let label = (i % labels.max(1)) as usize;
         let jitter = (i * 7_919 + night * 104_729) % 200;
         let slow = if t_ms < ramp_s * 1000 { ramp_slowdown } else { 1.0 };
         let elapsed = ((100 + label as u64 * 10 + jitter) as f64 * slow).round();
