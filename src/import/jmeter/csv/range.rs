@@ -154,7 +154,9 @@ impl<R: Read> RangeReader<R> {
         .flatten()
         .max()
         .map_or(0, |m| m + 1);
-        let rdr = Splitter::new(input, layout.delimiter).with_max_fields(needed.max(1));
+        // The threads column is read when a row has it, but a row without it is not ragged.
+        let split = c.all_threads.or(c.grp_threads).map_or(needed, |t| needed.max(t + 1));
+        let rdr = Splitter::new(input, layout.delimiter).with_max_fields(split.max(1));
         RangeReader {
             layout,
             needed,
@@ -278,6 +280,9 @@ fn add_record(part: &mut Part, layout: &Layout, needed: usize, rec: &Record<'_>,
     };
     s.bytes_received = field(c.bytes).and_then(uint);
     s.bytes_sent = field(c.sent_bytes).and_then(uint);
+    if let (Some(t), Some(n)) = (s.start_ms, field(c.all_threads).or(field(c.grp_threads)).and_then(uint)) {
+        part.agg.users.add(t, n);
+    }
     let stats = &mut part.agg.labels[label_id];
     stats.add(&s);
     if let Some(m) = field(c.response_message) {
