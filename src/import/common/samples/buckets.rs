@@ -5,7 +5,8 @@
 //! `LOG_BUCKETS_PER_OCTAVE` per doubling, each shown by its geometric centre
 //! (docs/decisions/0052-timeline-buckets.md).
 
-use super::seconds::{Seconds, Users};
+use super::cells::{dense, Scratch};
+use super::seconds::{unpack, Seconds, Users, NO_VALUE};
 use super::{Aggregator, LabelStats};
 use crate::bundle::{interval_for, Timeline, TransactionTimeline};
 
@@ -73,8 +74,10 @@ pub fn timeline_of<'a>(
     labels: impl Iterator<Item = (&'a str, bool, &'a Seconds)> + Clone,
     users: &Users,
 ) -> Option<Timeline> {
-    let first = labels.clone().filter_map(|l| l.2.first_ms).min()?;
-    let last = labels.clone().filter_map(|l| l.2.last_ms).max()?;
+    let spans = labels.clone().filter_map(|l| l.2.span());
+    let first = spans.clone().map(|s| s.0).min()?;
+    let last = spans.map(|s| s.1).max()?;
+    let mut scratch = Scratch::default();
     let grid = Grid::new(first, last);
     Some(Timeline {
         start_ms: grid.start_ms,
@@ -82,77 +85,178 @@ pub fn timeline_of<'a>(
         interval_s: grid.interval_s,
         buckets: grid.buckets,
         users: grid.users(users),
-        transactions: labels.map(|(name, controller, s)| transaction(&grid, name, controller, s)).collect(),
+        transactions: labels
+            .map(|(name, controller, s)| transaction(&grid, name, controller, s, &mut scratch))
+            .collect(),
         causes: Vec::new(),
     })
 }
 
+/// A transaction's distribution over the buckets.
+pub(super) struct Cells {
+    pub values_ms: Vec<f64>,
+    pub cells: Vec<Vec<u64>>,
+    pub exact: bool,
+}
+
+/// Offsets in seconds counted per table entry at most (a label spread wider looks each up).
+const MAX_LOOKUP: i64 = 1 << 22;
+
+/// The bucket of a label's packed second offsets: a table over their range, else `Grid::of_second`.
+pub(super) struct Lookup<'a> {
+    grid: &'a Grid,
+    base: i64,
+    first: i64,
+    /// Per offset from `first`: bucket + 1, 0 outside the grid.
+    table: Vec<u32>,
+}
+
+impl Lookup<'_> {
+    #[inline(always)]
+    fn bucket(&self, off: i64) -> Option<usize> {
+        match self.table.get(off.wrapping_sub(self.first) as usize) {
+            Some(&b) => (b > 0).then(|| b as usize - 1),
+            None => self.grid.of_second(self.base.saturating_add(off)),
+        }
+    }
+}
+
+/// A label's timed samples inside the grid, packed ones only when `narrow` (see `each`).
+pub(super) struct Timed<'a> {
+    s: &'a Seconds,
+    at: Lookup<'a>,
+}
+
+impl Timed<'_> {
+    /// Calls `f(bucket, elapsed ms)` for every packed timed sample inside the grid.
+    #[inline(always)]
+    pub(super) fn each(&self, mut f: impl FnMut(usize, u64)) {
+        for p in &self.s.packed {
+            let (off, _, v) = unpack(*p);
+            if v != NO_VALUE {
+                if let Some(b) = self.at.bucket(off) {
+                    f(b, v);
+                }
+            }
+        }
+    }
+}
+
 /// One label over the grid.
-fn transaction(grid: &Grid, name: &str, controller: bool, s: &Seconds) -> TransactionTimeline {
+fn transaction(grid: &Grid, name: &str, controller: bool, s: &Seconds, sc: &mut Scratch) -> TransactionTimeline {
     let n = grid.buckets as usize;
     let (mut samples, mut errors, mut sum_ms) = (vec![0u64; n], vec![0u64; n], vec![0f64; n]);
-    // Segments by bucket, with where their values start in `keys`.
-    let mut segs: Vec<(usize, usize, u32)> = Vec::with_capacity(s.segs.len());
-    let mut at = 0usize;
-    for seg in &s.segs {
-        if let Some(b) = grid.of_second(seg.second) {
-            samples[b] += seg.samples;
-            errors[b] += seg.errors;
-            sum_ms[b] += seg.sum_ms;
-            segs.push((b, at, seg.timed));
-        }
-        at += seg.timed as usize;
-    }
-    segs.sort_by_key(|x| x.0);
-    // Per bucket, its (value bits, count) pairs ascending, one flat list with bucket ends.
-    let (mut pairs, mut ends, mut scratch) = (Vec::new(), vec![0usize; n], Vec::new());
-    let mut i = 0;
-    for (b, end) in ends.iter_mut().enumerate() {
-        scratch.clear();
-        while let Some(&(_, from, timed)) = segs.get(i).filter(|x| x.0 == b) {
-            s.keys.bits_into(from, from + timed as usize, &mut scratch);
-            i += 1;
-        }
-        scratch.sort_unstable();
-        run_lengths(scratch.iter().map(|k| (*k, 1)), &mut pairs);
-        *end = pairs.len();
-    }
-    let mut distinct: Vec<u64> = pairs.iter().map(|p| p.0).collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let timed = !pairs.is_empty();
-    let exact = timed && (distinct.len() <= EXACT_VALUES || pairs.len() <= EXACT_CELLS);
-    let (values_ms, cells) = if !timed {
-        (Vec::new(), Vec::new())
-    } else if exact {
-        let values = distinct.iter().map(|b| f64::from_bits(*b)).collect();
-        (values, cells_of(&pairs, &ends, &distinct))
+    let mut per_bucket = vec![0usize; n];
+    // The grid's seconds as offsets from the label's base (every sample lies in them).
+    let first = (grid.start_ms.div_euclid(1000)).saturating_sub(s.base);
+    let span = i64::from(grid.buckets) * i64::from(grid.interval_s);
+    let table = if span <= MAX_LOOKUP {
+        let per = grid.interval_s as usize;
+        (0..grid.buckets).flat_map(|b| std::iter::repeat_n(b + 1, per)).collect()
     } else {
-        let mut logged = Vec::with_capacity(pairs.len());
-        let mut from = 0;
-        for end in ends.iter_mut() {
-            let slice = pairs.get(from..*end).unwrap_or(&[]);
-            run_lengths(slice.iter().map(|(k, c)| (log_key(f64::from_bits(*k)), *c)), &mut logged);
-            from = *end;
-            *end = logged.len();
-        }
-        let mut keys: Vec<u64> = logged.iter().map(|p| p.0).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        let values = keys.iter().map(|k| log_centre(*k)).collect();
-        (values, cells_of(&logged, &ends, &keys))
+        Vec::new()
     };
+    let at = Lookup { grid, base: s.base, first, table };
+    let (mut max, mut wide_values) = (0u64, false);
+    for p in &s.packed {
+        let (off, failed, v) = unpack(*p);
+        if let Some(b) = at.bucket(off) {
+            samples[b] += 1;
+            errors[b] += u64::from(failed);
+            if v != NO_VALUE {
+                sum_ms[b] += v as f64;
+                per_bucket[b] += 1;
+                max = max.max(v);
+            }
+        }
+    }
+    for w in &s.wide {
+        if let Some(b) = grid.of_second(w.second) {
+            samples[b] = samples[b].saturating_add(w.samples);
+            errors[b] = errors[b].saturating_add(w.errors);
+            if let Some(v) = w.value {
+                sum_ms[b] += v;
+                per_bucket[b] += 1;
+                wide_values = true;
+            }
+        }
+    }
+    let timed: usize = per_bucket.iter().sum();
+    let values = Timed { s, at };
+    let c = if !wide_values && timed > EXACT_CELLS { dense(n, max, &values, sc) } else { None }
+        .unwrap_or_else(|| sorted(grid, &per_bucket, &values));
     TransactionTimeline {
         name: name.to_string(),
         controller,
         samples,
         errors,
-        sum_ms: if timed { sum_ms } else { Vec::new() },
-        values_ms,
-        exact,
-        relative_error: (timed && !exact).then(log_relative_error),
-        cells,
+        sum_ms: if timed > 0 { sum_ms } else { Vec::new() },
+        relative_error: (timed > 0 && !c.exact).then(log_relative_error),
+        values_ms: c.values_ms,
+        exact: c.exact,
+        cells: c.cells,
     }
+}
+
+/// The cells by sorting each bucket's values (any values; `cells.rs` is quicker for many integers).
+fn sorted(grid: &Grid, per_bucket: &[usize], t: &Timed) -> Cells {
+    // Values grouped by bucket (a counting sort), as f64 bits, which order like the values.
+    let mut starts: Vec<usize> = per_bucket
+        .iter()
+        .scan(0, |acc, c| {
+            *acc += c;
+            Some(*acc - c)
+        })
+        .collect();
+    let ends: Vec<usize> = starts.iter().zip(per_bucket).map(|(a, c)| a + c).collect();
+    let mut bits = vec![0u64; ends.last().copied().unwrap_or(0)];
+    let mut put = |b: usize, v: f64| {
+        if let Some(slot) = starts.get_mut(b).and_then(|i| {
+            *i += 1;
+            bits.get_mut(*i - 1)
+        }) {
+            *slot = v.to_bits();
+        }
+    };
+    t.each(|b, v| put(b, v as f64));
+    for w in &t.s.wide {
+        if let (Some(b), Some(v)) = (grid.of_second(w.second), w.value) {
+            put(b, v);
+        }
+    }
+    let (mut pairs, mut pair_ends) = (Vec::new(), Vec::with_capacity(ends.len()));
+    let mut from = 0;
+    for end in &ends {
+        let slice = bits.get_mut(from..*end).unwrap_or(&mut []);
+        slice.sort_unstable();
+        run_lengths(slice.iter().map(|k| (*k, 1)), &mut pairs);
+        pair_ends.push(pairs.len());
+        from = *end;
+    }
+    let mut ends = pair_ends;
+    if pairs.is_empty() {
+        return Cells { values_ms: Vec::new(), cells: Vec::new(), exact: false };
+    }
+    let mut distinct: Vec<u64> = pairs.iter().map(|p| p.0).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() <= EXACT_VALUES || pairs.len() <= EXACT_CELLS {
+        let values_ms = distinct.iter().map(|b| f64::from_bits(*b)).collect();
+        return Cells { values_ms, cells: cells_of(&pairs, &ends, &distinct), exact: true };
+    }
+    let mut logged = Vec::with_capacity(pairs.len());
+    let mut from = 0;
+    for end in ends.iter_mut() {
+        let slice = pairs.get(from..*end).unwrap_or(&[]);
+        run_lengths(slice.iter().map(|(k, c)| (log_key(f64::from_bits(*k)), *c)), &mut logged);
+        from = *end;
+        *end = logged.len();
+    }
+    let mut keys: Vec<u64> = logged.iter().map(|p| p.0).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let values_ms = keys.iter().map(|k| log_centre(*k)).collect();
+    Cells { values_ms, cells: cells_of(&logged, &ends, &keys), exact: false }
 }
 
 /// Appends `(key, count)` pairs merged where consecutive keys are equal (keys come ascending).
@@ -181,7 +285,7 @@ fn cells_of(pairs: &[(u64, u64)], ends: &[usize], keys: &[u64]) -> Vec<Vec<u64>>
 
 /// The logarithmic bucket of a value, as a key that orders like the values: 0 for zero (and
 /// anything not positive), else ⌊log2(v)·24⌋ offset to stay positive.
-fn log_key(v: f64) -> u64 {
+pub(super) fn log_key(v: f64) -> u64 {
     if v.is_nan() || v <= 0.0 {
         return 0;
     }
@@ -190,7 +294,7 @@ fn log_key(v: f64) -> u64 {
 }
 
 /// The geometric centre of a logarithmic bucket (0 for the zero bucket).
-fn log_centre(key: u64) -> f64 {
+pub(super) fn log_centre(key: u64) -> f64 {
     if key == 0 {
         return 0.0;
     }

@@ -16,6 +16,7 @@
 
 mod aggregator;
 mod buckets;
+mod cells;
 mod label_stats;
 mod seconds;
 mod values;

@@ -1,173 +1,148 @@
-//! The raw material of a run's timeline, per label: samples bucketed by the epoch second of their
-//! start (count, errors, sum of elapsed times, the elapsed values), and per run the most active
-//! users per second. Cheap to add to (samples come mostly in time order, so the second being
-//! filled is kept at hand) and merged exactly by appending (`Seconds::merge`, borsh for workers).
-//! `buckets.rs` folds the seconds into the bundle's `Timeline`.
+//! The raw material of a run's timeline, per label: every sample's start second, failure and
+//! elapsed time, packed in 8 bytes (`Seconds`), and per run the most active users per second
+//! (`Users`). Adding is a push, in any time order; merging (ranges of one file, borsh between
+//! workers) appends. `buckets.rs` folds the samples into the bundle's `Timeline`.
 
 use borsh::{BorshDeserialize, BorshSerialize};
 
-/// The elapsed values of a label's timed samples, in the order they were added: integer
-/// milliseconds below 2^32 in 4 bytes each; any other value (a fraction, a huge number) turns
-/// the label's list into f64 bit patterns, 8 bytes each.
-#[derive(Debug, Clone, BorshSerialize, BorshDeserialize)]
-pub(super) enum Keys {
-    Narrow(Vec<u32>),
-    Wide(Vec<u64>),
-}
+/// Low 31 bits of a packed sample: its elapsed ms, or this when it has none.
+pub(super) const NO_VALUE: u64 = 0x7FFF_FFFF;
+/// Bit 31 of a packed sample: it failed.
+const FAILED: u64 = 1 << 31;
 
-impl Default for Keys {
-    fn default() -> Self {
-        Keys::Narrow(Vec::new())
-    }
-}
-
-impl Keys {
-    #[inline]
-    fn push_int(&mut self, v: u64) {
-        match self {
-            Keys::Narrow(k) if v < u64::from(u32::MAX) => k.push(v as u32),
-            _ => self.push_f64(v as f64),
-        }
-    }
-
-    #[inline]
-    fn push_f64(&mut self, v: f64) {
-        if let Keys::Narrow(k) = self {
-            if v.fract() == 0.0 && (0.0..u32::MAX as f64).contains(&v) {
-                return k.push(v as u32);
-            }
-            *self = Keys::Wide(k.iter().map(|x| f64::from(*x).to_bits()).collect());
-        }
-        if let Keys::Wide(k) = self {
-            k.push(v.to_bits());
-        }
-    }
-
-    fn append(&mut self, other: &Keys) {
-        match other {
-            Keys::Narrow(o) => o.iter().for_each(|v| self.push_int(u64::from(*v))),
-            Keys::Wide(o) => o.iter().for_each(|b| self.push_f64(f64::from_bits(*b))),
-        }
-    }
-
-    /// Values `from..to` as f64 bit patterns (which order non-negative values like the values),
-    /// appended to `out`.
-    pub(super) fn bits_into(&self, from: usize, to: usize, out: &mut Vec<u64>) {
-        match self {
-            Keys::Narrow(k) => out.extend(k.get(from..to).unwrap_or(&[]).iter().map(|v| f64::from(*v).to_bits())),
-            Keys::Wide(k) => out.extend_from_slice(k.get(from..to).unwrap_or(&[])),
-        }
-    }
-}
-
-/// Consecutive additions whose samples started in the same epoch second. A second may have
-/// several segments (samples out of order, merged ranges); `buckets.rs` adds them up.
+/// What does not pack: a fractional or huge elapsed time, a second far from the base, a batch
+/// row's samples, failures counted apart (k6).
 #[derive(Debug, Clone, Copy, Default, BorshSerialize, BorshDeserialize)]
-pub(super) struct Seg {
+pub(super) struct Wide {
     pub second: i64,
+    pub value: Option<f64>,
     pub samples: u64,
     pub errors: u64,
-    /// Values this segment added to `Keys` (timed samples).
-    pub timed: u32,
-    pub sum_ms: f64,
 }
 
-/// One label's samples per second of their start.
-#[derive(Debug, Clone, Default, BorshSerialize, BorshDeserialize)]
+/// One label's samples by the epoch second of their start.
+#[derive(Debug, Clone, BorshSerialize, BorshDeserialize)]
 pub struct Seconds {
-    pub(super) segs: Vec<Seg>,
-    pub(super) keys: Keys,
-    /// Epoch ms range `[lo, hi)` of the last segment's second (empty: no segment to add to).
-    lo: i64,
-    hi: i64,
-    /// Earliest and latest start seen, epoch ms.
-    pub(super) first_ms: Option<i64>,
-    pub(super) last_ms: Option<i64>,
+    /// The epoch second packed offsets count from (the first sample's).
+    pub(super) base: i64,
+    /// Per sample: second − base (high 32 bits, signed), `FAILED`, elapsed ms or `NO_VALUE`.
+    pub(super) packed: Vec<u64>,
+    pub(super) wide: Vec<Wide>,
+    /// Earliest and latest start, epoch ms (`i64::MAX`, `i64::MIN` before any).
+    first_ms: i64,
+    last_ms: i64,
+}
+
+impl Default for Seconds {
+    fn default() -> Self {
+        Seconds { base: 0, packed: Vec::new(), wide: Vec::new(), first_ms: i64::MAX, last_ms: i64::MIN }
+    }
+}
+
+/// A packed sample's parts: second offset, failed, elapsed ms (`NO_VALUE`: none).
+#[inline(always)]
+pub(super) fn unpack(p: u64) -> (i64, bool, u64) {
+    (i64::from((p >> 32) as u32 as i32), p & FAILED != 0, p & NO_VALUE)
 }
 
 impl Seconds {
-    /// The segment a sample starting at `t` (epoch ms) adds to: the last one when it is that
-    /// second's and has room for `count` samples, else a new one.
-    #[inline]
-    fn seg(&mut self, t: i64, count: u64) -> Option<&mut Seg> {
-        let fits = t >= self.lo && t < self.hi && self.segs.last().is_some_and(|s| s.timed < u32::MAX);
-        if !fits {
-            let second = t.div_euclid(1000);
-            self.lo = second.saturating_mul(1000);
-            self.hi = self.lo.saturating_add(1000);
-            self.segs.push(Seg { second, ..Seg::default() });
+    #[inline(always)]
+    fn widen(&mut self, t: i64) {
+        if self.first_ms == i64::MAX {
+            self.base = t.div_euclid(1000);
         }
-        self.first_ms = Some(match self.first_ms {
-            Some(f) if f <= t => f,
-            _ => t,
-        });
-        self.last_ms = Some(match self.last_ms {
-            Some(l) if l >= t => l,
-            _ => t,
-        });
-        let s = self.segs.last_mut()?;
-        s.samples = s.samples.saturating_add(count);
-        Some(s)
+        self.first_ms = self.first_ms.min(t);
+        self.last_ms = self.last_ms.max(t);
     }
 
-    /// `count` samples (`errors` of them failed) that started at `t`; `elapsed_ms` is the
-    /// record's one elapsed time (a JMeter batch row has one for all its samples), if it has one.
-    #[inline]
+    /// `count` samples (`errors` of them failed) that started at `t` (epoch ms); `elapsed_ms` is
+    /// the record's one elapsed time (a JMeter batch row has one for all its samples), if any.
+    #[inline(always)]
     pub fn add(&mut self, t: i64, elapsed_ms: Option<u64>, count: u64, errors: u64) {
-        let Some(s) = self.seg(t, count) else { return };
-        s.errors = s.errors.saturating_add(errors);
-        if let Some(e) = elapsed_ms {
-            s.timed += 1;
-            s.sum_ms += e as f64;
-            self.keys.push_int(e);
+        self.widen(t);
+        let off = t.div_euclid(1000).wrapping_sub(self.base);
+        let value = match elapsed_ms {
+            Some(e) if e < NO_VALUE => e,
+            None => NO_VALUE,
+            Some(_) => u64::MAX,
+        };
+        if count == 1 && errors <= 1 && value <= NO_VALUE && off == i64::from(off as i32) {
+            self.packed.push((u64::from(off as i32 as u32) << 32) | (errors << 31) | value);
+        } else {
+            self.add_wide(t, elapsed_ms.map(|e| e as f64), count, errors);
         }
     }
 
-    /// One sample with a float elapsed time (k6, Gatling groups), non-negative and finite.
+    #[cold]
+    #[inline(never)]
+    fn add_wide(&mut self, t: i64, value: Option<f64>, samples: u64, errors: u64) {
+        self.wide.push(Wide { second: t.div_euclid(1000), value, samples, errors });
+    }
+
+    /// One sample with a float elapsed time (k6), non-negative and finite.
     pub fn add_f64(&mut self, t: i64, elapsed_ms: f64, failed: bool) {
-        let Some(s) = self.seg(t, 1) else { return };
-        s.errors += u64::from(failed);
-        s.timed += 1;
-        s.sum_ms += elapsed_ms;
-        self.keys.push_f64(elapsed_ms);
+        if elapsed_ms.fract() == 0.0 && (0.0..NO_VALUE as f64).contains(&elapsed_ms) {
+            return self.add(t, Some(elapsed_ms as u64), 1, u64::from(failed));
+        }
+        self.widen(t);
+        self.add_wide(t, Some(elapsed_ms), 1, u64::from(failed));
     }
 
     /// Failed samples counted apart from their samples (k6's `http_req_failed` points).
     pub fn add_errors(&mut self, t: i64, errors: u64) {
-        if let Some(s) = self.seg(t, 0) {
-            s.errors = s.errors.saturating_add(errors);
-        }
+        self.widen(t);
+        self.add_wide(t, None, 0, errors);
     }
 
     /// Adds every sample of `other` (another range of the same file, or another file's label).
     pub fn merge(&mut self, other: &Seconds) {
-        if other.segs.is_empty() {
+        if other.first_ms == i64::MAX {
             return;
         }
-        self.segs.extend_from_slice(&other.segs);
-        self.keys.append(&other.keys);
-        // The last segment is now `other`'s: add to it only through its own range.
-        (self.lo, self.hi) = (other.lo, other.hi);
-        self.first_ms = [self.first_ms, other.first_ms].into_iter().flatten().min();
-        self.last_ms = [self.last_ms, other.last_ms].into_iter().flatten().max();
+        if self.first_ms == i64::MAX {
+            self.base = other.base;
+        }
+        let shift = other.base.wrapping_sub(self.base);
+        if shift == 0 {
+            self.packed.extend_from_slice(&other.packed);
+        } else {
+            for p in &other.packed {
+                let (off, failed, v) = unpack(*p);
+                let off = off.saturating_add(shift);
+                if off == i64::from(off as i32) {
+                    self.packed.push((u64::from(off as i32 as u32) << 32) | (p & (FAILED | NO_VALUE)));
+                } else {
+                    let value = (v != NO_VALUE).then_some(v as f64);
+                    let second = off.saturating_add(self.base);
+                    self.wide.push(Wide { second, value, samples: 1, errors: u64::from(failed) });
+                }
+            }
+        }
+        self.wide.extend_from_slice(&other.wide);
+        self.first_ms = self.first_ms.min(other.first_ms);
+        self.last_ms = self.last_ms.max(other.last_ms);
     }
 
-    /// Replaces the errors per second with those of `errors` (a label whose failures are
-    /// counted apart, then chosen: k6).
+    /// Replaces the failures with those of `errors` (a label whose failures are counted apart,
+    /// then chosen: k6).
     pub fn take_errors_from(&mut self, errors: &Seconds) {
-        for s in &mut self.segs {
-            s.errors = 0;
+        for p in &mut self.packed {
+            *p &= !FAILED;
         }
-        let mut only = errors.clone();
-        only.keys = Keys::default();
-        for s in &mut only.segs {
-            (s.samples, s.timed, s.sum_ms) = (0, 0, 0.0);
+        for w in &mut self.wide {
+            w.errors = 0;
         }
-        self.merge(&only);
+        let (first, last) = (self.first_ms, self.last_ms);
+        self.merge(errors);
+        // Failures alone do not move the label's span.
+        if first != i64::MAX {
+            (self.first_ms, self.last_ms) = (first, last);
+        }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.segs.is_empty()
+    /// The earliest and latest start, epoch ms; `None` without samples.
+    pub fn span(&self) -> Option<(i64, i64)> {
+        (self.first_ms != i64::MAX).then_some((self.first_ms, self.last_ms))
     }
 }
 
