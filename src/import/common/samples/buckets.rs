@@ -183,7 +183,7 @@ fn transaction(grid: &Grid, name: &str, controller: bool, s: &Seconds, sc: &mut 
     }
     let timed: usize = per_bucket.iter().sum();
     let values = Timed { s, at };
-    let c = if !wide_values && timed > EXACT_CELLS { dense(n, max, &values, sc) } else { None }
+    let c = if !wide_values && timed > EXACT_CELLS { dense(n, &per_bucket, max, &values, sc) } else { None }
         .unwrap_or_else(|| sorted(grid, &per_bucket, &values));
     TransactionTimeline {
         name: name.to_string(),

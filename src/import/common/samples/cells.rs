@@ -17,31 +17,57 @@ pub(super) struct Scratch {
     marks: Vec<u32>,
     distinct: Vec<u32>,
     table: Vec<u64>,
+    /// The values grouped by bucket.
+    grouped: Vec<u32>,
 }
 
-/// The cells of the timed samples `t` (integers up to `max`) over `n` buckets; `None` when a
-/// value or the table is too large for this way.
-pub(super) fn dense(n: usize, max: u64, t: &Timed, sc: &mut Scratch) -> Option<Cells> {
+/// The cells of the timed samples `t` (`per_bucket` of them in each bucket, integers up to
+/// `max`) over `n` buckets; `None` when a value or the table is too large for this way.
+pub(super) fn dense(n: usize, per_bucket: &[usize], max: u64, t: &Timed, sc: &mut Scratch) -> Option<Cells> {
     if max >= u64::from(MAX_VALUE) {
         return None;
     }
+    // The values grouped by bucket (samples come in any time order), then marked bucket after
+    // bucket: a value's mark is the last bucket it was seen in, so each new mark is a cell.
+    let mut at: Vec<usize> = Vec::with_capacity(n + 1);
+    let mut total = 0;
+    for c in per_bucket {
+        at.push(total);
+        total += c;
+    }
+    let ends: Vec<usize> = at.iter().zip(per_bucket).map(|(a, c)| a + c).collect();
+    sc.grouped.clear();
+    sc.grouped.resize(total, 0);
+    let grouped = &mut sc.grouped;
+    t.each(|b, v| {
+        if let Some(slot) = at.get_mut(b).and_then(|i| {
+            *i += 1;
+            grouped.get_mut(*i - 1)
+        }) {
+            *slot = v as u32;
+        }
+    });
     if sc.marks.len() <= max as usize {
         sc.marks.resize(max as usize + 1, 0);
     }
     sc.distinct.clear();
     let mut cells = 0usize;
     let (marks, distinct) = (&mut sc.marks, &mut sc.distinct);
-    t.each(|b, v| {
-        if let Some(m) = marks.get_mut(v as usize) {
-            if *m != b as u32 + 1 {
-                if *m == 0 {
-                    distinct.push(v as u32);
+    let mut from = 0;
+    for (b, end) in ends.iter().enumerate() {
+        for &v in grouped.get(from..*end).unwrap_or(&[]) {
+            if let Some(m) = marks.get_mut(v as usize) {
+                if *m != b as u32 + 1 {
+                    if *m == 0 {
+                        distinct.push(v);
+                    }
+                    *m = b as u32 + 1;
+                    cells += 1;
                 }
-                *m = b as u32 + 1;
-                cells += 1;
             }
         }
-    });
+        from = *end;
+    }
     distinct.sort_unstable();
     let exact = distinct.len() <= EXACT_VALUES || cells <= EXACT_CELLS;
     let mut values_ms: Vec<f64> = Vec::new();
@@ -68,11 +94,16 @@ pub(super) fn dense(n: usize, max: u64, t: &Timed, sc: &mut Scratch) -> Option<C
         sc.table.clear();
         sc.table.resize(n * k, 0);
         let table = &mut sc.table;
-        t.each(|b, v| {
-            if let Some(c) = marks.get(v as usize).and_then(|c| table.get_mut(b * k + *c as usize)) {
-                *c += 1;
+        let mut from = 0;
+        for (b, end) in ends.iter().enumerate() {
+            let row = table.get_mut(b * k..(b + 1) * k).unwrap_or(&mut []);
+            for &v in grouped.get(from..*end).unwrap_or(&[]) {
+                if let Some(c) = marks.get(v as usize).and_then(|c| row.get_mut(*c as usize)) {
+                    *c += 1;
+                }
             }
-        });
+            from = *end;
+        }
     }
     for v in distinct.iter() {
         if let Some(m) = marks.get_mut(*v as usize) {
