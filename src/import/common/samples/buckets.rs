@@ -49,9 +49,9 @@ impl Grid {
             return Vec::new();
         }
         let mut out = vec![0u32; self.buckets as usize];
-        for (second, n) in &users.points {
-            if let Some(b) = self.of_second(*second).and_then(|b| out.get_mut(b)) {
-                *b = (*b).max(*n);
+        for (second, n) in users.points() {
+            if let Some(b) = self.of_second(second).and_then(|b| out.get_mut(b)) {
+                *b = (*b).max(n);
             }
         }
         out

@@ -146,39 +146,60 @@ impl Seconds {
     }
 }
 
-/// The most users (threads, virtual users) active in each second, as reported.
+/// Seconds after the first report kept in `Users::dense` (about 116 days); others go to `far`.
+const MAX_DENSE_SECONDS: i64 = 10_000_000;
+
+/// The most users (threads, virtual users) active in each second, as reported. Reports come
+/// with samples, whose start times go back and forth across seconds: a dense array per second
+/// takes them in any order.
 #[derive(Debug, Clone, Default, BorshSerialize, BorshDeserialize)]
 pub struct Users {
-    /// (epoch second, most users), a second possibly more than once.
-    pub(super) points: Vec<(i64, u32)>,
-    lo: i64,
-    hi: i64,
+    /// Whether any report came, and the epoch second of `dense[0]` (the first report's).
+    started: bool,
+    base: i64,
+    dense: Vec<u32>,
+    /// (epoch second, users) of reports before `base` or too far after it.
+    far: Vec<(i64, u32)>,
 }
 
 impl Users {
     /// `n` users active at `t` (epoch ms).
     #[inline]
     pub fn add(&mut self, t: i64, n: u64) {
-        let n = n.min(u64::from(u32::MAX)) as u32;
-        match self.points.last_mut() {
-            Some(p) if t >= self.lo && t < self.hi => p.1 = p.1.max(n),
-            _ => {
-                let second = t.div_euclid(1000);
-                self.lo = second.saturating_mul(1000);
-                self.hi = self.lo.saturating_add(1000);
-                self.points.push((second, n));
-            }
+        self.add_at(t.div_euclid(1000), n.min(u64::from(u32::MAX)) as u32);
+    }
+
+    #[inline]
+    fn add_at(&mut self, second: i64, n: u32) {
+        if !self.started {
+            (self.started, self.base) = (true, second);
+        }
+        let off = second.wrapping_sub(self.base);
+        if !(0..MAX_DENSE_SECONDS).contains(&off) {
+            return self.far.push((second, n));
+        }
+        let i = off as usize;
+        if i >= self.dense.len() {
+            self.dense.resize(i + 1, 0);
+        }
+        if let Some(u) = self.dense.get_mut(i) {
+            *u = (*u).max(n);
         }
     }
 
     pub fn merge(&mut self, other: &Users) {
-        if !other.points.is_empty() {
-            self.points.extend_from_slice(&other.points);
-            (self.lo, self.hi) = (other.lo, other.hi);
+        for (second, n) in other.points() {
+            self.add_at(second, n);
         }
     }
 
+    /// (epoch second, most users) of every report, a second possibly more than once.
+    pub(super) fn points(&self) -> impl Iterator<Item = (i64, u32)> + '_ {
+        let dense = self.dense.iter().enumerate().filter(|(_, n)| **n > 0);
+        dense.map(|(i, n)| (self.base + i as i64, *n)).chain(self.far.iter().copied())
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.points.is_empty()
+        !self.started
     }
 }
