@@ -158,10 +158,22 @@ fn many_distinct_values_fall_back_to_log_buckets_within_their_error() {
     check(&run, &rows);
 }
 
-/// Rows out of order, read in 2, 3 and 5 byte ranges whose parts cross borsh: the same timeline.
+/// Many samples of few values in few seconds (compacted while reading), out of order.
+#[test]
+fn compacted_samples_equal_a_recount() {
+    let rows: Vec<Row> = (0..300_000u64)
+        .map(|i| {
+            ((i % 2) as usize, 1_700_000_000_000 + ((i * 7919) % 20_000) as i64, (i * 31) % 500, i % 17 != 0, i % 9)
+        })
+        .collect();
+    check(&import(&rows), &rows);
+}
+
+/// Rows out of order, read in 2, 3 and 5 byte ranges whose parts cross borsh: the same timeline
+/// (with enough samples per label to be compacted while reading).
 #[test]
 fn ranges_give_the_one_pass_timeline() {
-    let rows: Vec<Row> = (0..5000u64)
+    let rows: Vec<Row> = (0..300_000u64)
         .map(|i| {
             ((i % 4) as usize, 1_700_000_000_000 + ((i * 37) % 4000) as i64 * 25, (i * 13) % 997, i % 11 != 0, i % 30)
         })

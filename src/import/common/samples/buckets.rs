@@ -128,14 +128,14 @@ pub(super) struct Timed<'a> {
 }
 
 impl Timed<'_> {
-    /// Calls `f(bucket, elapsed ms)` for every packed timed sample inside the grid.
+    /// Calls `f(bucket, elapsed ms, samples)` for every packed timed entry inside the grid.
     #[inline(always)]
-    pub(super) fn each(&self, mut f: impl FnMut(usize, u64)) {
-        for p in &self.s.packed {
-            let (off, _, v) = unpack(*p);
+    pub(super) fn each(&self, mut f: impl FnMut(usize, u64, u64)) {
+        for (p, c) in self.s.entries() {
+            let (off, _, v) = unpack(p);
             if v != NO_VALUE {
                 if let Some(b) = self.at.bucket(off) {
-                    f(b, v);
+                    f(b, v, c);
                 }
             }
         }
@@ -158,15 +158,17 @@ fn transaction(grid: &Grid, name: &str, controller: bool, s: &Seconds, sc: &mut 
     };
     let at = Lookup { grid, base: s.base, first, table };
     let (mut max, mut wide_values) = (0u64, false);
-    for p in &s.packed {
-        let (off, failed, v) = unpack(*p);
+    let mut timed = 0u64;
+    for (p, c) in s.entries() {
+        let (off, failed, v) = unpack(p);
         if let Some(b) = at.bucket(off) {
-            samples[b] += 1;
-            errors[b] += u64::from(failed);
+            samples[b] += c;
+            errors[b] += u64::from(failed) * c;
             if v != NO_VALUE {
-                sum_ms[b] += v as f64;
+                sum_ms[b] += v as f64 * c as f64;
                 per_bucket[b] += 1;
                 max = max.max(v);
+                timed += c;
             }
         }
     }
@@ -177,13 +179,13 @@ fn transaction(grid: &Grid, name: &str, controller: bool, s: &Seconds, sc: &mut 
             if let Some(v) = w.value {
                 sum_ms[b] += v;
                 per_bucket[b] += 1;
+                timed += 1;
                 wide_values = true;
             }
         }
     }
-    let timed: usize = per_bucket.iter().sum();
     let values = Timed { s, at };
-    let c = if !wide_values && timed > EXACT_CELLS { dense(n, &per_bucket, max, &values, sc) } else { None }
+    let c = if !wide_values && timed > EXACT_CELLS as u64 { dense(n, &per_bucket, max, &values, sc) } else { None }
         .unwrap_or_else(|| sorted(grid, &per_bucket, &values));
     TransactionTimeline {
         name: name.to_string(),
@@ -200,7 +202,8 @@ fn transaction(grid: &Grid, name: &str, controller: bool, s: &Seconds, sc: &mut 
 
 /// The cells by sorting each bucket's values (any values; `cells.rs` is quicker for many integers).
 fn sorted(grid: &Grid, per_bucket: &[usize], t: &Timed) -> Cells {
-    // Values grouped by bucket (a counting sort), as f64 bits, which order like the values.
+    // Values grouped by bucket (a counting sort), as f64 bits (which order like the values) with
+    // their counts.
     let mut starts: Vec<usize> = per_bucket
         .iter()
         .scan(0, |acc, c| {
@@ -209,19 +212,19 @@ fn sorted(grid: &Grid, per_bucket: &[usize], t: &Timed) -> Cells {
         })
         .collect();
     let ends: Vec<usize> = starts.iter().zip(per_bucket).map(|(a, c)| a + c).collect();
-    let mut bits = vec![0u64; ends.last().copied().unwrap_or(0)];
-    let mut put = |b: usize, v: f64| {
+    let mut bits = vec![(0u64, 0u64); ends.last().copied().unwrap_or(0)];
+    let mut put = |b: usize, v: f64, c: u64| {
         if let Some(slot) = starts.get_mut(b).and_then(|i| {
             *i += 1;
             bits.get_mut(*i - 1)
         }) {
-            *slot = v.to_bits();
+            *slot = (v.to_bits(), c);
         }
     };
-    t.each(|b, v| put(b, v as f64));
+    t.each(|b, v, c| put(b, v as f64, c));
     for w in &t.s.wide {
         if let (Some(b), Some(v)) = (grid.of_second(w.second), w.value) {
-            put(b, v);
+            put(b, v, 1);
         }
     }
     let (mut pairs, mut pair_ends) = (Vec::new(), Vec::with_capacity(ends.len()));
@@ -229,7 +232,7 @@ fn sorted(grid: &Grid, per_bucket: &[usize], t: &Timed) -> Cells {
     for end in &ends {
         let slice = bits.get_mut(from..*end).unwrap_or(&mut []);
         slice.sort_unstable();
-        run_lengths(slice.iter().map(|k| (*k, 1)), &mut pairs);
+        run_lengths(slice.iter().copied(), &mut pairs);
         pair_ends.push(pairs.len());
         from = *end;
     }

@@ -17,11 +17,11 @@ pub(super) struct Scratch {
     marks: Vec<u32>,
     distinct: Vec<u32>,
     table: Vec<u64>,
-    /// The values grouped by bucket.
-    grouped: Vec<u32>,
+    /// The values grouped by bucket, with their counts.
+    grouped: Vec<(u32, u64)>,
 }
 
-/// The cells of the timed samples `t` (`per_bucket` of them in each bucket, integers up to
+/// The cells of the timed samples `t` (`per_bucket` entries in each bucket, integers up to
 /// `max`) over `n` buckets; `None` when a value or the table is too large for this way.
 pub(super) fn dense(n: usize, per_bucket: &[usize], max: u64, t: &Timed, sc: &mut Scratch) -> Option<Cells> {
     if max >= u64::from(MAX_VALUE) {
@@ -37,14 +37,14 @@ pub(super) fn dense(n: usize, per_bucket: &[usize], max: u64, t: &Timed, sc: &mu
     }
     let ends: Vec<usize> = at.iter().zip(per_bucket).map(|(a, c)| a + c).collect();
     sc.grouped.clear();
-    sc.grouped.resize(total, 0);
+    sc.grouped.resize(total, (0, 0));
     let grouped = &mut sc.grouped;
-    t.each(|b, v| {
+    t.each(|b, v, c| {
         if let Some(slot) = at.get_mut(b).and_then(|i| {
             *i += 1;
             grouped.get_mut(*i - 1)
         }) {
-            *slot = v as u32;
+            *slot = (v as u32, c);
         }
     });
     if sc.marks.len() <= max as usize {
@@ -55,7 +55,7 @@ pub(super) fn dense(n: usize, per_bucket: &[usize], max: u64, t: &Timed, sc: &mu
     let (marks, distinct) = (&mut sc.marks, &mut sc.distinct);
     let mut from = 0;
     for (b, end) in ends.iter().enumerate() {
-        for &v in grouped.get(from..*end).unwrap_or(&[]) {
+        for &(v, _) in grouped.get(from..*end).unwrap_or(&[]) {
             if let Some(m) = marks.get_mut(v as usize) {
                 if *m != b as u32 + 1 {
                     if *m == 0 {
@@ -97,9 +97,9 @@ pub(super) fn dense(n: usize, per_bucket: &[usize], max: u64, t: &Timed, sc: &mu
         let mut from = 0;
         for (b, end) in ends.iter().enumerate() {
             let row = table.get_mut(b * k..(b + 1) * k).unwrap_or(&mut []);
-            for &v in grouped.get(from..*end).unwrap_or(&[]) {
+            for &(v, n) in grouped.get(from..*end).unwrap_or(&[]) {
                 if let Some(c) = marks.get(v as usize).and_then(|c| row.get_mut(*c as usize)) {
-                    *c += 1;
+                    *c += n;
                 }
             }
             from = *end;

@@ -27,6 +27,9 @@ pub struct Seconds {
     pub(super) base: i64,
     /// Per sample: second − base (high 32 bits, signed), `FAILED`, elapsed ms or `NO_VALUE`.
     pub(super) packed: Vec<u64>,
+    /// Earlier samples compacted: (packed sample, how many), ascending, each sample once. Memory
+    /// so grows with the distinct (second, failure, value) triples, not with the samples.
+    pub(super) runs: Vec<(u64, u64)>,
     pub(super) wide: Vec<Wide>,
     /// Earliest and latest start, epoch ms (`i64::MAX`, `i64::MIN` before any).
     first_ms: i64,
@@ -35,8 +38,39 @@ pub struct Seconds {
 
 impl Default for Seconds {
     fn default() -> Self {
-        Seconds { base: 0, packed: Vec::new(), wide: Vec::new(), first_ms: i64::MAX, last_ms: i64::MIN }
+        Seconds {
+            base: 0,
+            packed: Vec::new(),
+            runs: Vec::new(),
+            wide: Vec::new(),
+            first_ms: i64::MAX,
+            last_ms: i64::MIN,
+        }
     }
+}
+
+/// Samples kept unsorted before they are compacted into runs.
+const COMPACT_AT: usize = 1 << 16;
+
+/// Two ascending run lists merged into one (equal samples add up).
+fn merge_runs(a: Vec<(u64, u64)>, b: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
+    if a.is_empty() {
+        return b;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x.0 < y.0 => a.next(),
+            (Some(x), Some(y)) if x.0 > y.0 => b.next(),
+            (Some(_), Some(_)) => a.next().zip(b.next()).map(|(x, y)| (x.0, x.1 + y.1)),
+            (Some(_), None) => a.next(),
+            (None, Some(_)) => b.next(),
+            (None, None) => break,
+        };
+        out.extend(next);
+    }
+    out
 }
 
 /// A packed sample's parts: second offset, failed, elapsed ms (`NO_VALUE`: none).
@@ -68,9 +102,33 @@ impl Seconds {
         };
         if count == 1 && errors <= 1 && value <= NO_VALUE && off == i64::from(off as i32) {
             self.packed.push((u64::from(off as i32 as u32) << 32) | (errors << 31) | value);
+            if self.packed.len() >= COMPACT_AT.max(self.runs.len()) {
+                self.compact();
+            }
         } else {
             self.add_wide(t, elapsed_ms.map(|e| e as f64), count, errors);
         }
+    }
+
+    /// Folds `packed` into `runs`. Next time when `packed` is as long as `runs` (at least
+    /// `COMPACT_AT`): each sample is sorted and merged a few times at most.
+    #[cold]
+    #[inline(never)]
+    fn compact(&mut self) {
+        self.packed.sort_unstable();
+        let mut fresh: Vec<(u64, u64)> = Vec::new();
+        for p in self.packed.drain(..) {
+            match fresh.last_mut() {
+                Some(last) if last.0 == p => last.1 += 1,
+                _ => fresh.push((p, 1)),
+            }
+        }
+        self.runs = merge_runs(std::mem::take(&mut self.runs), fresh);
+    }
+
+    /// Every sample as (packed sample, how many): the compacted ones, then the others.
+    pub(super) fn entries(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.runs.iter().copied().chain(self.packed.iter().map(|p| (*p, 1)))
     }
 
     #[cold]
@@ -103,20 +161,27 @@ impl Seconds {
             self.base = other.base;
         }
         let shift = other.base.wrapping_sub(self.base);
-        if shift == 0 {
-            self.packed.extend_from_slice(&other.packed);
-        } else {
-            for p in &other.packed {
-                let (off, failed, v) = unpack(*p);
-                let off = off.saturating_add(shift);
-                if off == i64::from(off as i32) {
-                    self.packed.push((u64::from(off as i32 as u32) << 32) | (p & (FAILED | NO_VALUE)));
+        let mut theirs: Vec<(u64, u64)> = Vec::with_capacity(other.runs.len());
+        for (p, count) in other.entries() {
+            let (off, failed, v) = unpack(p);
+            let off = off.saturating_add(shift);
+            if off == i64::from(off as i32) {
+                let p = (u64::from(off as i32 as u32) << 32) | (p & (FAILED | NO_VALUE));
+                if count == 1 {
+                    self.packed.push(p);
                 } else {
-                    let value = (v != NO_VALUE).then_some(v as f64);
-                    let second = off.saturating_add(self.base);
-                    self.wide.push(Wide { second, value, samples: 1, errors: u64::from(failed) });
+                    theirs.push((p, count));
                 }
+            } else {
+                let value = (v != NO_VALUE).then_some(v as f64);
+                let second = off.saturating_add(self.base);
+                self.wide.push(Wide { second, value, samples: count, errors: u64::from(failed) * count });
             }
+        }
+        if !theirs.is_empty() {
+            // A shift keeps the order of theirs unless offsets changed sign; sort to be sure.
+            theirs.sort_unstable();
+            self.runs = merge_runs(std::mem::take(&mut self.runs), theirs);
         }
         self.wide.extend_from_slice(&other.wide);
         self.first_ms = self.first_ms.min(other.first_ms);
@@ -129,6 +194,17 @@ impl Seconds {
         for p in &mut self.packed {
             *p &= !FAILED;
         }
+        let runs: Vec<(u64, u64)> = std::mem::take(&mut self.runs).into_iter().map(|(p, c)| (p & !FAILED, c)).collect();
+        let mut cleared = Vec::new();
+        let mut sorted = runs;
+        sorted.sort_unstable();
+        for (p, c) in sorted {
+            match cleared.last_mut() {
+                Some((q, d)) if *q == p => *d += c,
+                _ => cleared.push((p, c)),
+            }
+        }
+        self.runs = cleared;
         for w in &mut self.wide {
             w.errors = 0;
         }
