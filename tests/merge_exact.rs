@@ -199,11 +199,17 @@ fn labels_spanning_their_run_have_exact_throughput() {
 }
 
 #[test]
-fn many_distinct_values_merge_within_a_bucket_and_say_so() {
+fn many_distinct_values_merge_exactly_through_exact_timelines_else_within_a_bucket() {
+    // 2,000 samples a label: more than 256 distinct values, but the timelines keep every value.
     let body = jtl(6000, 3, 900, 3);
     let (a, b, all) = split(&format!("{JTL_HEADER}\n"), &body, "", 2);
     let (approx, _) = assert_merge_equals_concatenation("wide.jtl", &a, &b, &all);
-    assert_eq!(approx, 3, "every label has more than 256 distinct values: approximate, and said");
+    assert_eq!(approx, 0, "exact timelines make the merge exact");
+    // 10,000 samples a label: past the timelines' exact cells too: approximate, and said.
+    let body = jtl(30000, 3, 900, 3);
+    let (a, b, all) = split(&format!("{JTL_HEADER}\n"), &body, "", 2);
+    let (approx, _) = assert_merge_equals_concatenation("wider.jtl", &a, &b, &all);
+    assert_eq!(approx, 3, "every label has more than 256 distinct values and an inexact timeline");
 }
 
 #[test]

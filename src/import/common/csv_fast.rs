@@ -20,6 +20,9 @@ const BUF_BYTES: usize = 1 << 20;
 pub struct Record<'a> {
     src: &'a [u8],
     bounds: &'a [(u32, u32)],
+    /// Where the record ends in `src` when the fields past `bounds` were left unsplit (the fast
+    /// path with `with_max_fields`); 0 when every field is in `bounds`.
+    end: u32,
 }
 
 impl<'a> Record<'a> {
@@ -30,6 +33,43 @@ impl<'a> Record<'a> {
 
     pub fn len(&self) -> usize {
         self.bounds.len()
+    }
+
+    /// Field `i`, also past the fields the splitter was asked for, if it is a plain field
+    /// (no quote in it or before it among the unsplit ones): read without splitting the rest.
+    #[inline]
+    pub fn get_far(&self, i: usize, delim: u8) -> Option<&'a [u8]> {
+        if i < self.bounds.len() {
+            return self.get(i);
+        }
+        let z = self.bounds.last()?.1 as usize;
+        let rest = self.src.get(z..self.end as usize)?;
+        // The field starts after `wanted` delimiters (the first ends the last split field).
+        let wanted = i - self.bounds.len() + 1;
+        let (mut seen, mut start) = (0, 0);
+        for (j, &b) in rest.iter().enumerate() {
+            // Digits and letters pass with two comparisons.
+            if b > b'"' && b != delim {
+                continue;
+            }
+            if b == delim {
+                seen += 1;
+                if seen == wanted {
+                    start = j + 1;
+                } else if seen > wanted {
+                    return rest.get(start..j);
+                }
+            } else if b == b'\n' || b == b'\r' {
+                return if seen == wanted { rest.get(start..j) } else { None };
+            } else if b == b'"' {
+                return None;
+            }
+        }
+        if seen == wanted {
+            rest.get(start..)
+        } else {
+            None
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -201,7 +241,7 @@ impl<R: Read> Splitter<R> {
         self.start += consumed;
         self.pos.byte += consumed as u64;
         self.pos.line += u64::from(has_nl);
-        (Record { src: &self.buf, bounds: &self.bounds }, at)
+        (Record { src: &self.buf, bounds: &self.bounds, end: self.start as u32 }, at)
     }
 
     fn take_quoted(&mut self, consumed: usize, lines: u64) -> (Record<'_>, Pos) {
@@ -209,7 +249,7 @@ impl<R: Read> Splitter<R> {
         self.start += consumed;
         self.pos.byte += consumed as u64;
         self.pos.line += lines;
-        (Record { src: &self.scratch, bounds: &self.bounds }, at)
+        (Record { src: &self.scratch, bounds: &self.bounds, end: 0 }, at)
     }
 }
 

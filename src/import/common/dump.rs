@@ -161,9 +161,34 @@ fn run(out: &mut String, r: &Run) {
             opt("last_s", e.last_s)
         );
     }
+    if let Some(t) = &r.timeline {
+        timeline(out, t);
+    }
     for note in &r.notes {
         let _ = writeln!(out, "  note {note}");
     }
+}
+
+/// One line per timeline: its grid, users, and per transaction totals, not every cell.
+fn timeline(out: &mut String, t: &crate::bundle::Timeline) {
+    let sum = |f: fn(&crate::bundle::TransactionTimeline) -> &Vec<u64>| -> u64 {
+        t.transactions.iter().map(|x| f(x).iter().sum::<u64>()).sum()
+    };
+    let _ = writeln!(
+        out,
+        "  timeline {}s x{} offset={}ms{} txns={} exact={} cells={} samples={} errors={} causes={}{}",
+        t.interval_s,
+        t.buckets,
+        t.origin_ms - t.start_ms,
+        t.users.iter().max().map_or(String::new(), |u| format!(" users<={u}")),
+        t.transactions.len(),
+        t.transactions.iter().filter(|x| x.exact).count(),
+        t.transactions.iter().map(|x| x.cells.iter().map(|c| c.len() / 2).sum::<usize>()).sum::<usize>(),
+        sum(|x| &x.samples),
+        sum(|x| &x.errors),
+        t.causes.len(),
+        if t.is_well_formed() { "" } else { " NOT WELL FORMED" },
+    );
 }
 
 #[cfg(test)]

@@ -108,6 +108,8 @@ struct Log {
     causes: Causes,
     run: Option<RunRecord>,
     users: u64,
+    /// Users started and not yet ended.
+    active: u64,
     window: (Option<i64>, Option<i64>),
     requests: u64,
     assertions: u64,
@@ -200,6 +202,9 @@ impl Log {
         stats.is_controller = true;
         stats.elapsed.add_int(cumulated as u64);
         stats.errors += u64::from(f[s] == "KO");
+        if let Some(a) = start {
+            stats.seconds.add(a, Some(cumulated as u64), 1, u64::from(f[s] == "KO"));
+        }
         if let (Some(a), Some(b)) = (start, end) {
             stats.first_start_ms = Some(stats.first_start_ms.map_or(a, |x| x.min(a)));
             stats.last_end_ms = Some(stats.last_end_ms.map_or(b, |x| x.max(b)));
@@ -212,11 +217,18 @@ impl Log {
             return ctx.warn(format!("line {line}"), "a USER record without START or END; left out");
         };
         let stamps: Vec<i64> = f[e + 1..].iter().filter_map(|x| stamp(x)).collect();
-        if f[e] == "START" {
+        let at = if f[e] == "START" {
             self.users += 1;
+            self.active += 1;
             self.widen(stamps.first().copied(), None);
+            stamps.first()
         } else {
+            self.active = self.active.saturating_sub(1);
             self.widen(None, stamps.last().copied());
+            stamps.last()
+        };
+        if let Some(t) = at {
+            self.agg.users.add(*t, self.active);
         }
     }
 
@@ -288,7 +300,8 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
         log.agg.labels.iter().filter(|l| !l.is_controller).map(|l| l.name.as_str()).collect();
     let mut labels: Vec<_> = log.agg.labels.iter().collect();
     labels.sort_by_key(|l| l.first_seen);
-    let transactions = labels
+    let mut timeline = log.agg.timeline();
+    let transactions: Vec<_> = labels
         .into_iter()
         .map(|l| {
             let mut t = l.to_transaction(window);
@@ -306,6 +319,12 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
             t
         })
         .collect();
+    if let Some(tl) = &mut timeline {
+        // Groups named like a request are renamed in the transactions: the same here.
+        for (tt, t) in tl.transactions.iter_mut().zip(&transactions) {
+            tt.name.clone_from(&t.name);
+        }
+    }
     let mut kpis = run_kpis(&log.agg.total(), window);
     if log.users > 0 {
         kpis.push(Kpi {
@@ -349,6 +368,7 @@ fn finish(ctx: &mut Ctx, log: Log) -> Result<Run, LoadError> {
         },
         transactions,
         kpis,
+        timeline: log.causes.with_timeline(timeline),
         errors: log.causes.entries(window.0.unwrap_or(0)),
         ..Default::default()
     };

@@ -28,6 +28,9 @@ pub struct Cols {
     pub sent_bytes: Option<usize>,
     pub sample_count: Option<usize>,
     pub error_count: Option<usize>,
+    /// Active threads of all thread groups (`allThreads`), else of the sample's group (`grpThreads`).
+    pub all_threads: Option<usize>,
+    pub grp_threads: Option<usize>,
 }
 
 /// How a file is laid out: delimiter, header, columns.
@@ -122,6 +125,8 @@ fn cols_from_names<'a>(names: impl Iterator<Item = &'a str>) -> Cols {
             "sentbytes" => &mut c.sent_bytes,
             "samplecount" => &mut c.sample_count,
             "errorcount" => &mut c.error_count,
+            "allthreads" => &mut c.all_threads,
+            "grpthreads" => &mut c.grp_threads,
             _ => continue,
         };
         slot.get_or_insert(i);
@@ -292,6 +297,7 @@ pub fn finish_parts(ctx: &mut Ctx, parts: Vec<Part>) -> Result<Run, LoadError> {
         status: RunStatus::Completed,
         transactions: agg.transactions(),
         kpis: run_kpis(&total, window),
+        timeline: causes.with_timeline(agg.timeline()),
         errors: causes.entries(window.0.unwrap_or(0)),
         ..Default::default()
     };

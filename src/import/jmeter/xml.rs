@@ -120,6 +120,8 @@ struct Fields {
     errors: Option<String>,
     /// The first failure message of its `<assertionResult>` children.
     failure: String,
+    all_threads: Option<String>,
+    grp_threads: Option<String>,
 }
 
 impl Fields {
@@ -159,6 +161,8 @@ impl Fields {
             "sby" | "sentBytes" => self.sent = Some(value),
             "sc" | "sampleCount" => self.count = Some(value),
             "ec" | "errorCount" => self.errors = Some(value),
+            "na" | "allThreads" => self.all_threads = Some(value),
+            "ng" | "grpThreads" => self.grp_threads = Some(value),
             _ => return false,
         }
         true
@@ -245,6 +249,10 @@ impl Fields {
                 label.clone()
             })
         };
+        let threads = self.all_threads.as_deref().or(self.grp_threads.as_deref()).and_then(uint);
+        if let (Some(t), Some(n)) = (s.start_ms, threads) {
+            part.agg.users.add(t, n);
+        }
         let stats = &mut part.agg.labels[id];
         stats.add(&s);
         stats.is_controller |= is_controller_message(self.message.as_bytes());

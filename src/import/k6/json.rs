@@ -84,12 +84,13 @@ fn quick<'l>(line: &'l [u8], key: &[u8]) -> Option<&'l [u8]> {
 }
 
 /// Built-in metrics whose points are aggregated (others are only timed).
-const USED: [&str; 9] = [
+const USED: [&str; 10] = [
     "http_req_duration",
     "http_req_failed",
     "checks",
     "iterations",
     "iteration_duration",
+    "vus",
     "vus_max",
     "data_received",
     "data_sent",

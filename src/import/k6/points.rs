@@ -15,7 +15,7 @@
 
 use crate::bundle::{Direction, ErrorEntry, Kpi, LoadError, LoadErrorKind, Run, Transaction, Unit};
 use crate::import::common::causes::Causes;
-use crate::import::common::samples::{run_kpis, Aggregator, LabelStats};
+use crate::import::common::samples::{run_kpis, timeline_of, Aggregator, LabelStats, Seconds};
 use crate::import::k6::metrics::{direction_of, is_builtin, Kind};
 use crate::import::{common::civil, common::names, Ctx};
 use rustc_hash::FxHashMap;
@@ -57,13 +57,18 @@ fn parse_time_any(s: &str) -> Option<i64> {
     civil::parse_datetime(s).map(|(t, _)| t)
 }
 
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 struct Failures {
     /// `http_req_failed` points, and those with value 1.
     metric_points: u64,
     metric_failed: u64,
     /// Duration points whose tags say the request failed.
     by_tags: u64,
+    /// The failed `http_req_failed` points per second of their request's start.
+    metric_seconds: Seconds,
+    /// The time (its end) and start of the label's last duration point: a failure point with the
+    /// same time is that request's.
+    last_request: (i64, i64),
 }
 
 /// What the points of one file add up to.
@@ -109,14 +114,18 @@ fn add_cause(causes: &mut Causes, label: &str, p: &Point) {
     causes.add(label, code.as_bytes(), message.as_bytes(), p.time_ms, 1);
 }
 
-/// Adds one float duration ending at `end_ms` to a label.
-fn add_duration(stats: &mut LabelStats, ms: f64, end_ms: Option<i64>) {
+/// Adds one float duration ending at `end_ms` to a label; `timeline`: whether the label has a
+/// timeline (requests), and whether this request failed by its tags. Returns the start, if known.
+fn add_duration(stats: &mut LabelStats, ms: f64, end_ms: Option<i64>, timeline: Option<bool>) -> Option<i64> {
     stats.elapsed.add_f64(ms);
-    if let Some(end) = end_ms {
-        let start = end.saturating_sub(ms.round() as i64);
-        stats.first_start_ms = Some(stats.first_start_ms.map_or(start, |f| f.min(start)));
-        stats.last_end_ms = Some(stats.last_end_ms.map_or(end, |l| l.max(end)));
+    let end = end_ms?;
+    let start = end.saturating_sub(ms.round() as i64);
+    if let Some(failed) = timeline {
+        stats.seconds.add_f64(start, ms, failed);
     }
+    stats.first_start_ms = Some(stats.first_start_ms.map_or(start, |f| f.min(start)));
+    stats.last_end_ms = Some(stats.last_end_ms.map_or(end, |l| l.max(end)));
+    Some(start)
 }
 
 impl Points {
@@ -149,8 +158,13 @@ impl Points {
         match p.metric {
             "http_req_duration" => {
                 let i = self.request_label(p, seen);
-                add_duration(&mut self.requests.labels[i], p.value, p.time_ms);
-                if failed_by_tags(p) {
+                let failed = failed_by_tags(p);
+                if let (Some(start), Some(end)) =
+                    (add_duration(&mut self.requests.labels[i], p.value, p.time_ms, Some(failed)), p.time_ms)
+                {
+                    self.failures[i].last_request = (end, start);
+                }
+                if failed {
                     self.failures[i].by_tags += 1;
                     add_cause(&mut self.causes_by_tags, &self.requests.labels[i].name, p);
                 }
@@ -159,7 +173,11 @@ impl Points {
                 let i = self.request_label(p, seen);
                 self.failures[i].metric_points += 1;
                 if p.value != 0.0 {
-                    self.failures[i].metric_failed += 1;
+                    let f = &mut self.failures[i];
+                    if let Some(t) = p.time_ms {
+                        f.metric_seconds.add_errors(if t == f.last_request.0 { f.last_request.1 } else { t }, 1);
+                    }
+                    f.metric_failed += 1;
                     add_cause(&mut self.causes_by_metric, &self.requests.labels[i].name, p);
                 }
             }
@@ -182,6 +200,11 @@ impl Points {
             }
             "iterations" => self.iterations += p.value,
             "iteration_duration" => self.iteration_ms = (self.iteration_ms.0 + 1, self.iteration_ms.1 + p.value),
+            "vus" => {
+                if let (Some(t), Some(n)) = (p.time_ms, crate::import::k6::metrics::count(p.value)) {
+                    self.requests.users.add(t, n);
+                }
+            }
             "vus_max" => self.vus_max = Some(self.vus_max.map_or(p.value, |v| v.max(p.value))),
             "data_received" => *self.counters.entry("data_received").or_insert(0.0) += p.value,
             "data_sent" => *self.counters.entry("data_sent").or_insert(0.0) += p.value,
@@ -190,7 +213,7 @@ impl Points {
             m => match self.declared.get(m).map(|d| d.0) {
                 Some(Kind::Trend) => {
                     let i = self.custom.label_id(m.as_bytes(), seen, || m.to_string());
-                    add_duration(&mut self.custom.labels[i], p.value, p.time_ms);
+                    add_duration(&mut self.custom.labels[i], p.value, p.time_ms, None);
                 }
                 Some(Kind::Rate) => {
                     let r = self.custom_rates.entry(m.to_string()).or_insert((0, 0));
@@ -217,6 +240,9 @@ impl Points {
         let by_metric = self.failures.iter().any(|f| f.metric_points > 0);
         for (l, f) in self.requests.labels.iter_mut().zip(&self.failures) {
             l.errors = if f.metric_points > 0 { f.metric_failed } else { f.by_tags };
+            if by_metric {
+                l.seconds.take_errors_from(&f.metric_seconds);
+            }
         }
         let window = self.requests.run_window();
         let transactions = self.transactions(window);
@@ -241,6 +267,8 @@ impl Points {
             transactions,
             kpis,
             errors,
+            timeline: (if by_metric { &self.causes_by_metric } else { &self.causes_by_tags })
+                .with_timeline(self.timeline()),
             ..Default::default()
         };
         let requests: u64 = self.requests.labels.iter().map(LabelStats::samples).sum();
@@ -262,6 +290,13 @@ impl Points {
             run.dimensions.insert("users".into(), v.to_string());
         }
         Ok(run)
+    }
+
+    /// The requests' timeline (custom trends have none), in the order of their transactions.
+    fn timeline(&self) -> Option<crate::bundle::Timeline> {
+        let mut labels: Vec<&LabelStats> = self.requests.labels.iter().filter(|l| l.samples() > 0).collect();
+        labels.sort_by_key(|l| l.first_seen);
+        timeline_of(labels.into_iter().map(|l| (l.name.as_str(), false, &l.seconds)), &self.requests.users)
     }
 
     /// The requests' transactions, then the custom trends', each in order of first appearance.

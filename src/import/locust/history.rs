@@ -14,6 +14,7 @@
 
 use super::{file_run, for_each_row, is_total, total_kpis, transaction, txn_name, Cols, Row, COARSE_NOTE};
 use crate::bundle::{LoadError, LoadErrorKind, Run, Unit};
+use crate::import::common::samples::{timeline_of, Seconds, Users};
 use crate::import::common::series::{resource, Points};
 use crate::import::Head;
 use crate::import::{common::civil, Ctx};
@@ -37,6 +38,10 @@ struct Track {
     pcts: Vec<(f64, Points)>,
     /// The row with the latest timestamp (its `Total …` columns are the final totals).
     last: (i64, Row),
+    /// Requests and failures per row: differences of the cumulative totals, at the row's time.
+    seconds: Seconds,
+    /// The cumulative totals of the previous row.
+    totals: (u64, u64),
 }
 
 /// Epoch seconds (Locust) or a date-time.
@@ -56,6 +61,7 @@ struct State {
     tracks: Vec<Track>,
     by_name: FxHashMap<String, usize>,
     users: Points,
+    active: Users,
     window: Option<(i64, i64)>,
 }
 
@@ -74,6 +80,9 @@ impl State {
         if total {
             if let Some(u) = row.num(ctx, c.users, "user count") {
                 self.users.push(Some(t), u);
+                if let Some(n) = crate::import::k6::metrics::count(u) {
+                    self.active.add(t, n);
+                }
             }
         }
         let rps = row.num(ctx, c.rps, "requests/s");
@@ -91,11 +100,20 @@ impl State {
                     fps: Points::default(),
                     pcts: points,
                     last: (t, Row { line: 0, fields: vec![] }),
+                    seconds: Seconds::default(),
+                    totals: (0, 0),
                 });
                 self.tracks.len() - 1
             }
         };
+        let totals = (row.count(ctx, c.count, "request count"), row.count(ctx, c.failures, "failure count"));
         let track = &mut self.tracks[i];
+        if let (Some(n), Some(f)) = totals {
+            // Totals count from the start; one that went down was reset (`--reset-stats`).
+            let (was_n, was_f) = if n < track.totals.0 || f < track.totals.1 { (0, 0) } else { track.totals };
+            track.seconds.add(t, None, n - was_n, f - was_f);
+            track.totals = (n, f);
+        }
         rps.into_iter().for_each(|v| track.rps.push(Some(t), v));
         fps.into_iter().for_each(|v| track.fps.push(Some(t), v));
         for (v, (_, points)) in pcts.into_iter().zip(track.pcts.iter_mut()) {
@@ -133,7 +151,14 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
     } else {
         "as Locust wrote it: since the test started (Locust 1.2 and later) or over its last 10 s (older)"
     };
+    // Per request name when the file has them, else the total as one entry.
+    let per_name = state.tracks.iter().filter(|t| !full_history || t.name != "locust");
+    let run_timeline = timeline_of(
+        per_name.map(|t| (if t.name == "locust" { "Aggregated" } else { t.name.as_str() }, false, &t.seconds)),
+        &state.active,
+    );
     let mut run = file_run(ctx);
+    run.timeline = run_timeline;
     run.start = Some(civil::iso_utc(start));
     run.end = Some(civil::iso_utc(end));
     run.duration_s = Some((end - start) as f64 / 1000.0);

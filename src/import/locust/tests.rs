@@ -147,3 +147,23 @@ fn headers_without_rows_and_wrong_files_are_refused_clearly() {
     let e = import_bytes("x_stats_history.csv", b"").unwrap_err();
     assert_eq!(e.kind, crate::bundle::LoadErrorKind::Empty);
 }
+
+#[test]
+fn history_timeline_counts_differences_of_the_totals_and_restarts_after_a_reset() {
+    let text = "Timestamp,User Count,Type,Name,Requests/s,Failures/s,50%,Total Request Count,Total Failure Count\n\
+1700000000,2,GET,/a,0,0,10,4,1\n\
+1700000000,2,,Aggregated,0,0,10,4,1\n\
+1700000001,5,GET,/a,0,0,10,9,1\n\
+1700000001,5,,Aggregated,0,0,10,9,1\n\
+1700000003,4,GET,/a,0,0,10,3,2\n\
+1700000003,4,,Aggregated,0,0,10,3,2\n";
+    let run = &imp("x_stats_history.csv", text).bundle.runs[0];
+    let tl = run.timeline.as_ref().expect("a timeline");
+    assert!(tl.is_well_formed());
+    assert_eq!((tl.interval_s, tl.buckets, tl.origin_ms), (1, 4, 1_700_000_000_000));
+    assert_eq!(tl.users, vec![2, 5, 0, 4]);
+    let [a] = &tl.transactions[..] else { panic!("{:?}", tl.transactions) };
+    // 4, then 9 − 4, then a reset: 3 from zero.
+    assert_eq!((a.name.as_str(), &a.samples, &a.errors), ("GET /a", &vec![4, 5, 0, 3], &vec![1, 0, 0, 2]));
+    assert!(a.values_ms.is_empty() && a.cells.is_empty() && a.sum_ms.is_empty() && !a.exact);
+}

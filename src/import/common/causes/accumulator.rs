@@ -275,6 +275,14 @@ impl Causes {
         })
     }
 
+    /// `timeline` with its `causes` filled from these, bucketed as it is.
+    pub fn with_timeline(&self, timeline: Option<crate::bundle::Timeline>) -> Option<crate::bundle::Timeline> {
+        timeline.map(|mut t| {
+            t.causes = self.cause_timelines(t.start_ms, t.interval_s, t.buckets);
+            t
+        })
+    }
+
     /// The run's `errors`: one entry per cause, times in seconds after `origin_ms` (epoch ms).
     pub fn entries(&self, origin_ms: i64) -> Vec<ErrorEntry> {
         let (listed, other) = self.listed();

@@ -159,3 +159,30 @@ fn agrees_with_the_csv_crate_on_long_fields_at_every_field_limit() {
         }
     }
 }
+
+/// A field past the split ones, read without splitting, is the csv crate's field; on plain rows
+/// (no quotes) it is always found.
+#[test]
+fn far_fields_are_the_csv_crates_fields() {
+    let plain = |seed| text_of(&[b"a", b"12", b",", b",", b"\n", b"\r\n", b" "], seed, 200);
+    for seed in 1..200u64 {
+        for (text, all_found) in [(awkward(seed, 150), false), (plain(seed), true)] {
+            let want = with_csv_crate(&text, b',');
+            for n in 1..5 {
+                let mut s = Splitter::new(&text[..], b',').with_max_fields(n);
+                let mut k = 0;
+                while let Some((rec, _)) = s.next_record().unwrap() {
+                    let fields = &want[k].0;
+                    for i in 0..fields.len() + 2 {
+                        let got = rec.get_far(i, b',');
+                        if got.is_some() || all_found {
+                            assert_eq!(got, fields.get(i).map(Vec::as_slice), "seed {seed}, record {k}, field {i}");
+                        }
+                    }
+                    k += 1;
+                }
+                assert_eq!(k, want.len());
+            }
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! `Aggregator`: the per-label aggregation of a whole file, or of a byte range of it merged later
 //! with the others (labels keep the order they first appeared in).
 
-use super::LabelStats;
+use super::{LabelStats, Users};
 use crate::bundle::Transaction;
 use borsh::{BorshDeserialize, BorshSerialize};
 use rustc_hash::FxHashMap;
@@ -11,6 +11,8 @@ use rustc_hash::FxHashMap;
 pub struct Aggregator {
     index: FxHashMap<Box<[u8]>, u32>,
     pub labels: Vec<LabelStats>,
+    /// Active users (threads) per second, as the samples report them.
+    pub users: Users,
     /// In front of `index` for `label_id` (not sent between workers).
     #[borsh(skip)]
     cache: crate::import::common::label_cache::LabelCache,
@@ -38,6 +40,7 @@ impl Aggregator {
 
     /// Adds every label of `other` (another range of the same file).
     pub fn merge(&mut self, other: Aggregator) {
+        self.users.merge(&other.users);
         let mut by_index: Vec<(Box<[u8]>, u32)> = other.index.into_iter().collect();
         by_index.sort_by_key(|(_, i)| *i);
         for ((raw, _), stats) in by_index.into_iter().zip(other.labels) {
@@ -64,7 +67,7 @@ impl Aggregator {
         let has_plain = self.labels.iter().any(|l| !l.is_controller);
         let mut t = LabelStats { name: "All samples".into(), ..Default::default() };
         for l in self.labels.iter().filter(|l| !(has_plain && l.is_controller)) {
-            t.merge(l);
+            t.merge_counts(l);
         }
         t
     }

@@ -1,7 +1,7 @@
 //! `LabelStats`: everything counted for one label (or for all samples) from raw `Sample`s, made
 //! into a transaction; `run_kpis` makes the run's KPIs from the total.
 
-use super::{Values, APPROX_RELATIVE_ERROR, MAX_DISTINCT};
+use super::{Seconds, Values, APPROX_RELATIVE_ERROR, MAX_DISTINCT};
 use crate::bundle::{Direction, Kpi, Transaction, Unit};
 use borsh::{BorshDeserialize, BorshSerialize};
 
@@ -23,6 +23,8 @@ pub struct LabelStats {
     pub bytes_sent: Option<u64>,
     /// A JMeter Transaction Controller parent sample (its children are counted on their own).
     pub is_controller: bool,
+    /// The samples per second of their start (the timeline's raw material).
+    pub seconds: Seconds,
 }
 
 /// One raw record's fields (those a format has). Usually one sample; JMeter's batch rows
@@ -57,6 +59,7 @@ impl LabelStats {
         }
         self.errors += s.errors;
         if let Some(t) = s.start_ms {
+            self.seconds.add(t, s.elapsed_ms, s.count, s.errors);
             self.first_start_ms = Some(self.first_start_ms.map_or(t, |f| f.min(t)));
             let end = t.saturating_add(s.elapsed_ms.unwrap_or(0) as i64);
             self.last_end_ms = Some(self.last_end_ms.map_or(end, |l| l.max(end)));
@@ -73,7 +76,14 @@ impl LabelStats {
         self.elapsed.len() + self.untimed
     }
 
+    /// Adds every sample of `o` (another range of the same file).
     pub fn merge(&mut self, o: &LabelStats) {
+        self.merge_counts(o);
+        self.seconds.merge(&o.seconds);
+    }
+
+    /// `merge` without the seconds (for totals, which have no timeline).
+    pub(super) fn merge_counts(&mut self, o: &LabelStats) {
         self.first_seen = self.first_seen.min(o.first_seen);
         self.elapsed.merge(&o.elapsed);
         self.untimed += o.untimed;

@@ -158,6 +158,8 @@ impl<R: Read> RangeReader<R> {
         .flatten()
         .max()
         .map_or(0, |m| m + 1);
+        // The threads column is read past these (`Record::get_far`): a row without it is not
+        // ragged, and the splitter need not split every row further.
         let rdr = Splitter::new(input, layout.delimiter).with_max_fields(needed.max(1));
         RangeReader {
             layout,
@@ -282,6 +284,11 @@ fn add_record(part: &mut Part, layout: &Layout, needed: usize, rec: &Record<'_>,
     };
     s.bytes_received = field(c.bytes).and_then(uint);
     s.bytes_sent = field(c.sent_bytes).and_then(uint);
+    if let (Some(t), Some(i)) = (s.start_ms, c.all_threads.or(c.grp_threads)) {
+        if let Some(n) = rec.get_far(i, layout.delimiter).and_then(uint) {
+            part.agg.users.add(t, n);
+        }
+    }
     let stats = &mut part.agg.labels[label_id];
     stats.add(&s);
     if let Some(m) = field(c.response_message) {

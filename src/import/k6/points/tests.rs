@@ -228,3 +228,39 @@ fn hostile_points_are_warned_about_and_skipped() {
         assert_eq!(import_bytes(name, bytes).unwrap_err().kind, LoadErrorKind::Empty);
     }
 }
+
+#[test]
+fn the_timeline_buckets_requests_by_their_start_and_failures_with_their_request() {
+    let point = |metric: &str, time: &str, value: f64, name: &str| {
+        format!(
+            r#"{{"type":"Point","data":{{"time":"2024-01-01T00:00:{time}Z","value":{value},"tags":{{"name":"{name}"}}}},"metric":"{metric}"}}"#
+        )
+    };
+    let lines = [
+        point("vus", "00.500", 3.0, ""),
+        // Ends in second 1, started in second 0: its failure counts in second 0.
+        point("http_req_duration", "01.500", 600.0, "a"),
+        point("http_req_failed", "01.500", 1.0, "a"),
+        point("http_req_duration", "03.000", 1000.5, "b"),
+        point("http_req_failed", "03.000", 0.0, "b"),
+        point("http_req_duration", "02.100", 50.0, "a"),
+        point("http_req_failed", "02.100", 0.0, "a"),
+        point("vus", "02.500", 7.0, ""),
+        point("vus", "02.700", 5.0, ""),
+    ];
+    let (_, run, _) = import("k6.json", lines.join("\n").as_bytes());
+    let tl = run.timeline.expect("a timeline");
+    assert!(tl.is_well_formed());
+    assert_eq!((tl.interval_s, tl.buckets, tl.start_ms % 60_000, tl.origin_ms % 60_000), (1, 3, 0, 900));
+    assert_eq!(tl.users, vec![3, 0, 7]);
+    let [a, b] = &tl.transactions[..] else { panic!("{:?}", tl.transactions) };
+    assert_eq!(
+        (a.name.as_str(), &a.samples, &a.errors, &a.sum_ms),
+        ("a", &vec![1, 0, 1], &vec![1, 0, 0], &vec![600.0, 0.0, 50.0])
+    );
+    assert_eq!((a.exact, &a.values_ms, &a.cells), (true, &vec![50.0, 600.0], &vec![vec![1, 1], vec![], vec![0, 1]]));
+    assert_eq!(
+        (b.name.as_str(), &b.samples, &b.errors, &b.values_ms),
+        ("b", &vec![0, 1, 0], &vec![0, 0, 0], &vec![1000.5])
+    );
+}
