@@ -23,6 +23,13 @@ fn round_trips_a_full_state() {
         order: Some("release".into()),
         metric: Some("search · p95".into()),
         workers: Some(2),
+        labels: vec![
+            LabelRule { kind: LabelRuleKind::Ids, pattern: String::new(), to: None },
+            LabelRule { kind: LabelRuleKind::Rename, pattern: "GET /a?b=*&c:d".into(), to: Some("a → b=>c".into()) },
+            LabelRule { kind: LabelRuleKind::Ids, pattern: "GET *".into(), to: None },
+            LabelRule { kind: LabelRuleKind::Include, pattern: "search*".into(), to: None },
+            LabelRule { kind: LabelRuleKind::Exclude, pattern: "*, #1 & x".into(), to: None },
+        ],
     };
     let q = s.to_query();
     let (back, notices) = UrlState::parse(&q);
@@ -96,6 +103,7 @@ fn selects_runs_from_url_or_defaults() {
                 ..Default::default()
             }],
             thresholds: None,
+            label_rules: vec![],
         },
         vec![],
     );
@@ -160,4 +168,19 @@ fn bad_fields_are_dropped_not_the_url() {
     assert!(!s.embed);
     assert_eq!(notices.len(), 4, "{notices:?}");
     assert!(notices.iter().any(|n| n.contains("colour")));
+}
+
+#[test]
+fn label_rules_keep_their_order_and_bad_ones_are_dropped_alone() {
+    let (s, notices) =
+        UrlState::parse("label=exclude:a*&label=ids&label=rename:x&label=include:&label=bogus:x&label=rename:a%3D%3Eb");
+    assert_eq!(notices.len(), 3, "{notices:?}");
+    let kinds: Vec<LabelRuleKind> = s.labels.iter().map(|r| r.kind).collect();
+    assert_eq!(kinds, [LabelRuleKind::Exclude, LabelRuleKind::Ids, LabelRuleKind::Rename]);
+    assert_eq!((s.labels[2].pattern.as_str(), s.labels[2].to.as_deref()), ("a", Some("b")));
+    // A rename whose pattern holds the arrow cannot be written into a link.
+    let arrow = LabelRule { kind: LabelRuleKind::Rename, pattern: "a=>b".into(), to: Some("c".into()) };
+    assert_eq!(label_param(&arrow), None);
+    // An empty new name is no rule.
+    assert_eq!(parse_label("rename:a=>"), None);
 }
