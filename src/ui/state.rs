@@ -2,7 +2,8 @@
 //! lives in `url`; derived values are memos, never stored.
 
 use crate::analysis::{self, Row};
-use crate::bundle::Run;
+use crate::bundle::{LabelRule, Run};
+use crate::model::labels;
 use crate::model::{Thresholds, Workspace};
 use crate::urlstate::{Theme, UrlState};
 use leptos::prelude::*;
@@ -38,7 +39,10 @@ pub struct AppState {
     pub system_dark: RwSignal<bool>,
     /// Selected run ids, baseline first.
     pub selected: Memo<Vec<String>>,
-    /// The selected runs themselves, shared with the workspace (pointers, not copies of the runs).
+    /// The label rules in force: the bundles', then the link's (`label=`).
+    pub label_rules: Memo<Vec<LabelRule>>,
+    /// The selected runs with the label rules applied: shared with the workspace (pointers, not
+    /// copies of the runs) when there are no rules.
     pub runs: Memo<Vec<Arc<Run>>>,
     /// Labels of the selected runs.
     pub labels: Memo<Vec<String>>,
@@ -82,6 +86,12 @@ pub fn derived<T: Send + Sync + 'static>(f: impl Fn(Option<&T>) -> T + Send + Sy
     Memo::new_with_compare(f, |_, _| true)
 }
 
+/// `runs` with the label rules `rules` applied (the same pointers when there are none).
+pub fn with_label_rules<'a>(runs: impl Iterator<Item = &'a Arc<Run>>, rules: &[LabelRule]) -> Vec<Arc<Run>> {
+    let rules = labels::Rules::new(rules);
+    runs.map(|r| if rules.is_empty() { r.clone() } else { Arc::new(labels::apply(r, &rules)) }).collect()
+}
+
 /// Plain references to shared runs, as the analysis functions take them.
 pub fn refs(runs: &[Arc<Run>]) -> Vec<&Run> {
     runs.iter().map(|r| &**r).collect()
@@ -91,12 +101,16 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
     let workspace = RwSignal::new(Workspace::default());
     let url = RwSignal::new(url);
     let selected = Memo::new(move |_| url.with(|u| workspace.with(|w| u.selected_runs(w))));
+    let label_rules = Memo::new(move |_| {
+        let mut rules = workspace.with(Workspace::label_rules);
+        url.with(|u| rules.extend(u.labels.iter().cloned()));
+        rules
+    });
+    // The comparison reads the runs after the label rules: with none, the workspace's own runs.
     let runs = derived(move |_| {
         let ids = selected.get();
-        workspace.with(|w| ids.iter().filter_map(|id| w.shared(id).cloned()).collect::<Vec<Arc<Run>>>())
+        label_rules.with(|rules| workspace.with(|w| with_label_rules(ids.iter().filter_map(|id| w.shared(id)), rules)))
     });
-    // Labels and rows borrow from the workspace rather than read `runs`: memos are lazy, and a
-    // view that never reads `runs` (latency) never builds that list.
     let labels = Memo::new(move |_| {
         let ids = selected.get();
         workspace.with(|w| ids.iter().filter_map(|id| w.run(id).map(|r| r.label.clone())).collect())
@@ -104,17 +118,10 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
     let thresholds = Memo::new(move |_| url.with(|u| workspace.with(|w| u.thresholds(w))));
     // Bootstrap intervals depend on the runs alone: computed once per selection, kept while the
     // thresholds change.
-    let intervals = derived(move |_| {
-        let ids = selected.get();
-        workspace.with(|w| analysis::intervals(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>()))
-    });
+    let intervals = derived(move |_| runs.with(|rs| analysis::intervals(&refs(rs))));
     let rows = derived(move |_| {
         let th = thresholds.get();
-        let ids = selected.get();
-        intervals.with(|iv| {
-            workspace
-                .with(|w| analysis::compare_with(&ids.iter().filter_map(|id| w.run(id)).collect::<Vec<_>>(), &th, iv))
-        })
+        intervals.with(|iv| runs.with(|rs| analysis::compare_with(&refs(rs), &th, iv)))
     });
     let system_dark = RwSignal::new(system_dark);
     let dark = Memo::new(move |_| match url.with(|u| u.theme) {
@@ -131,6 +138,7 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
         progress: RwSignal::new(None),
         system_dark,
         selected,
+        label_rules,
         runs,
         labels,
         thresholds,
