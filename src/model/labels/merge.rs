@@ -4,6 +4,7 @@
 use super::Rules;
 use crate::bundle::{Histogram, Run, Transaction};
 use crate::import::common::samples::nearest_rank;
+use std::collections::BTreeMap;
 
 /// `run` with its transaction labels mapped by `rules`. Transactions that end up with one name
 /// become one, where the first of them was (`merge_transactions`).
@@ -63,27 +64,39 @@ fn sum_all<T: Copy + std::iter::Sum<T>>(parts: &[Transaction], f: impl Fn(&Trans
 /// The sum of `histograms` (bounds from every part, counts added where bounds are equal), when
 /// each holds as many samples as its transaction says.
 fn merged_histogram(parts: &[Transaction]) -> Option<Histogram> {
-    let mut pairs: Vec<(f64, u64)> = Vec::new();
+    let mut counts: BTreeMap<u64, u64> = BTreeMap::new();
     for t in parts {
         let h = t.histogram.as_ref()?;
         let n = crate::analysis::noise::histogram_samples(h)?;
         if t.samples.is_some_and(|s| s != n) {
             return None;
         }
-        pairs.extend(h.upper_bounds_ms.iter().copied().zip(h.counts.iter().copied()));
-    }
-    crate::order::sort_by(&mut pairs, |a, b| a.0.total_cmp(&b.0));
-    let mut out = Histogram::default();
-    for (v, c) in pairs {
-        match (out.upper_bounds_ms.last(), out.counts.last_mut()) {
-            (Some(last), Some(n)) if *last == v => *n += c,
-            _ => {
-                out.upper_bounds_ms.push(v);
-                out.counts.push(c);
-            }
+        for (v, c) in h.upper_bounds_ms.iter().zip(&h.counts) {
+            *counts.entry(ordered(*v)).or_default() += c;
         }
     }
+    let mut out = Histogram::default();
+    for (k, c) in counts {
+        out.upper_bounds_ms.push(from_ordered(k));
+        out.counts.push(c);
+    }
     Some(out)
+}
+
+/// `v` as a key that sorts as `f64::total_cmp` does (so a `BTreeMap` orders values without a
+/// sort of floats of its own in the page).
+pub(super) fn ordered(v: f64) -> u64 {
+    let b = v.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | 1 << 63
+    }
+}
+
+/// The value of an `ordered` key.
+pub(super) fn from_ordered(k: u64) -> f64 {
+    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
 }
 
 /// The percentile a `percentiles` key names ("p75" → 75, "p99.9" → 99.9).
@@ -115,21 +128,25 @@ pub fn merge_transactions(name: &str, mut parts: Vec<Transaction>) -> Option<Tra
         }
         _ => weighted(f),
     };
-    let keys: std::collections::BTreeSet<&String> = parts.iter().flat_map(|t| t.percentiles.keys()).collect();
-    let percentiles = keys
-        .into_iter()
-        .filter_map(|k| {
+    // Maps filled one by one: `collect` into a map would bring a sort of its own to the page.
+    let mut percentiles = BTreeMap::new();
+    for t in &parts {
+        for k in t.percentiles.keys() {
+            if percentiles.contains_key(k) {
+                continue;
+            }
             let v = match (&hist, percent_of(k)) {
                 (Some(_), Some(p)) => pct(p, |_| None),
-                _ => {
-                    let n = samples.filter(|n| *n > 0)? as f64;
+                _ => samples.filter(|n| *n > 0).and_then(|n| {
                     all(&parts, |t| Some(t.percentiles.get(k)? * t.samples? as f64))
-                        .map(|v| v.into_iter().sum::<f64>() / n)
-                }
+                        .map(|v| v.into_iter().sum::<f64>() / n as f64)
+                }),
             };
-            Some((k.clone(), v?))
-        })
-        .collect();
+            if let Some(v) = v {
+                percentiles.insert(k.clone(), v);
+            }
+        }
+    }
     let how = if hist.is_some() {
         "percentiles by nearest rank over their merged histograms"
     } else {

@@ -218,3 +218,16 @@ fn timelines_merge_bucket_by_bucket_and_causes_follow_their_labels() {
     assert_eq!(tl.causes.len(), 1);
     assert_eq!((tl.causes[0].transaction.as_str(), tl.causes[0].counts.clone()), ("/a/{id}", vec![0, 2, 1, 4]));
 }
+
+#[test]
+fn ordered_keys_sort_as_total_cmp_and_come_back() {
+    let mut v = vec![3.5, -0.0, 0.0, -2.0, f64::INFINITY, 1e-300, -1e300, 12.0, f64::NEG_INFINITY];
+    let mut by_key = v.clone();
+    by_key.sort_by_key(|x| merge::ordered(*x));
+    v.sort_by(f64::total_cmp);
+    assert_eq!(
+        by_key.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    );
+    assert!(v.iter().all(|x| merge::from_ordered(merge::ordered(*x)).to_bits() == x.to_bits()));
+}

@@ -2,7 +2,7 @@
 //! bucket by bucket (distributions added cell by cell over the union of their values), its
 //! error causes renamed, left out or added.
 
-use super::merge::group_by_name;
+use super::merge::{from_ordered, group_by_name, ordered};
 use super::Rules;
 use crate::bundle::{CauseTimeline, Timeline, TransactionTimeline};
 use std::collections::BTreeMap;
@@ -74,18 +74,20 @@ fn merge(mut parts: Vec<TransactionTimeline>) -> Option<TransactionTimeline> {
         ..Default::default()
     };
     if has(|t| !t.cells.is_empty()) {
-        let mut values: Vec<f64> = parts.iter().flat_map(|t| t.values_ms.iter().copied()).collect();
-        crate::order::sort_by(&mut values, f64::total_cmp);
-        values.dedup();
+        // The union of the values, ascending, each with its index in the merged list.
+        // (Inserted one by one: `collect` into a map would bring a sort of its own to the page.)
+        let mut index: BTreeMap<u64, u64> = BTreeMap::new();
+        for v in parts.iter().flat_map(|t| &t.values_ms) {
+            index.insert(ordered(*v), 0);
+        }
+        for (i, slot) in index.values_mut().enumerate() {
+            *slot = i as u64;
+        }
+        let values: Vec<f64> = index.keys().map(|k| from_ordered(*k)).collect();
         // Each part's value index → the merged list's.
         let remap: Vec<Vec<u64>> = parts
             .iter()
-            .map(|t| {
-                t.values_ms
-                    .iter()
-                    .map(|v| values.binary_search_by(|x| x.total_cmp(v)).unwrap_or_default() as u64)
-                    .collect()
-            })
+            .map(|t| t.values_ms.iter().map(|v| index.get(&ordered(*v)).copied().unwrap_or_default()).collect())
             .collect();
         let buckets = out.samples.len();
         out.cells = (0..buckets)

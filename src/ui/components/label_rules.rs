@@ -36,9 +36,8 @@ pub fn LabelRules() -> impl IntoView {
     let from_bundles = Memo::new(move |_| state.workspace.with(|w| w.label_rules()));
     let from_link = Memo::new(move |_| state.url.with(|u| u.labels.clone()));
     let names = |runs: &[std::sync::Arc<crate::bundle::Run>]| {
-        let mut n: Vec<&str> = runs.iter().flat_map(|r| r.transactions.iter().map(|t| t.name.as_str())).collect();
-        n.sort_unstable();
-        n.dedup();
+        let n: rustc_hash::FxHashSet<&str> =
+            runs.iter().flat_map(|r| r.transactions.iter().map(|t| t.name.as_str())).collect();
         n.len()
     };
     let before = move || {
@@ -82,7 +81,7 @@ pub fn LabelRules() -> impl IntoView {
                 }).collect_view()}
                 {move || from_link.get().into_iter().enumerate().map(|(i, r)| view! {
                     <li data-testid="label-rule"><span>{describe(&r)}</span>" "
-                        <button type="button" class="link" title="Remove this rule" on:click=move |_| remove(i)>"Remove"</button></li>
+                        <button type="button" class="ghost" title="Remove this rule" on:click=move |_| remove(i)>"Remove"</button></li>
                 }).collect_view()}
             </ol>
             <form class="controls" on:submit=add data-testid="label-rule-form">
