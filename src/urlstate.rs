@@ -3,6 +3,7 @@
 //! still applies. Parameters are documented in README.md.
 
 use crate::analysis::window::{Shift, WindowSpec};
+use crate::bundle::{LabelRule, LabelRuleKind};
 use crate::model::{Family, Thresholds};
 
 /// Which view is shown.
@@ -113,6 +114,8 @@ pub struct UrlState {
     pub tx: Option<String>,
     /// Timeline: wall-clock time on the x axis instead of elapsed test time (`clock=1`).
     pub clock: bool,
+    /// Label rules, after the bundle's (`label=`, repeatable, in order; `label_param`).
+    pub labels: Vec<LabelRule>,
 }
 
 /// Percentiles the Timeline view can draw.
@@ -165,6 +168,44 @@ impl ThresholdParams {
 
 fn threshold_value(v: &str) -> Option<f64> {
     crate::number::parse_f64(v).filter(|t| t.is_finite() && (0.0..=MAX_THRESHOLD).contains(t))
+}
+
+/// Separates a rename's pattern from its new name in a `label=` value.
+pub const RENAME_ARROW: &str = "=>";
+
+/// A label rule as a `label=` value: `ids`, `ids:GLOB`, `rename:GLOB=>NAME`, `include:GLOB`,
+/// `exclude:GLOB`. `None` for a rule a link cannot carry: one with a `model::labels::problem`, or
+/// a rename whose pattern holds `=>` (write `=?` there).
+pub fn label_param(r: &LabelRule) -> Option<String> {
+    if crate::model::labels::problem(r).is_some() {
+        return None;
+    }
+    let p = &r.pattern;
+    Some(match r.kind {
+        LabelRuleKind::Ids if p.is_empty() => "ids".into(),
+        LabelRuleKind::Ids => format!("ids:{p}"),
+        LabelRuleKind::Rename if p.contains(RENAME_ARROW) => return None,
+        LabelRuleKind::Rename => format!("rename:{p}{RENAME_ARROW}{}", r.to.as_deref().unwrap_or_default()),
+        LabelRuleKind::Include => format!("include:{p}"),
+        LabelRuleKind::Exclude => format!("exclude:{p}"),
+    })
+}
+
+/// The rule a `label=` value stands for (`label_param`), if it is a usable one.
+pub fn parse_label(v: &str) -> Option<LabelRule> {
+    let (kind, rest) = v.split_once(':').unwrap_or((v, ""));
+    let (kind, pattern, to) = match kind {
+        "ids" => (LabelRuleKind::Ids, rest, None),
+        "rename" => {
+            let (p, to) = rest.split_once(RENAME_ARROW)?;
+            (LabelRuleKind::Rename, p, Some(to.to_string()))
+        }
+        "include" => (LabelRuleKind::Include, rest, None),
+        "exclude" => (LabelRuleKind::Exclude, rest, None),
+        _ => return None,
+    };
+    let r = LabelRule { kind, pattern: pattern.to_string(), to };
+    crate::model::labels::problem(&r).is_none().then_some(r)
 }
 
 fn flag(v: &str) -> Option<bool> {
@@ -237,6 +278,7 @@ impl UrlState {
                 }
                 "tx" => (!v.is_empty()).then(|| s.tx = Some(v.to_string())).is_some(),
                 "clock" => flag(v).map(|b| s.clock = b).is_some(),
+                "label" => parse_label(v).map(|r| s.labels.push(r)).is_some(),
                 "workers" => {
                     v.parse::<u8>().ok().filter(|n| (1..=8).contains(n)).map(|n| s.workers = Some(n)).is_some()
                 }
@@ -321,6 +363,11 @@ impl UrlState {
         }
         if self.clock {
             q.append_pair("clock", "1");
+        }
+        for r in &self.labels {
+            if let Some(v) = label_param(r) {
+                q.append_pair("label", &v);
+            }
         }
         q.finish()
     }

@@ -241,9 +241,10 @@ fn bundle() -> impl Strategy<Value = Bundle> {
                 vec((text(), option::of(text())), 0..2),
             );
             let thresholds = option::of((option::of(0.0..50.0f64), option::of(0.0..5.0f64), option::of(1u64..100)));
-            (runs, comparisons, report, Just(ids), thresholds)
+            let label_rules = vec((0..4u8, text(), option::of(text())), 0..4);
+            (runs, comparisons, report, Just(ids), thresholds, label_rules)
         })
-        .prop_map(|(runs, comparisons, (title, purpose, summary, links, tickets), ids, thresholds)| Bundle {
+        .prop_map(|(runs, comparisons, (title, purpose, summary, links, tickets), ids, thresholds, rules)| Bundle {
             format: FORMAT_NAME.into(),
             version: FORMAT_VERSION,
             report: Report {
@@ -270,7 +271,23 @@ fn bundle() -> impl Strategy<Value = Bundle> {
                 min_samples,
                 ..Default::default()
             }),
+            label_rules: label_rules(rules),
         })
+}
+
+/// Label rules of every kind (some unusable: the loader keeps them, with a warning), each once
+/// (a workspace lists a rule once).
+fn label_rules(raw: Vec<(u8, String, Option<String>)>) -> Vec<LabelRule> {
+    let mut out: Vec<LabelRule> = Vec::new();
+    for (k, pattern, to) in raw {
+        let kind =
+            [LabelRuleKind::Ids, LabelRuleKind::Rename, LabelRuleKind::Include, LabelRuleKind::Exclude][k as usize];
+        let r = LabelRule { kind, pattern, to };
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    }
+    out
 }
 
 fn load(json: &str) -> Workspace {

@@ -167,6 +167,7 @@ mod tests {
             runs: (0..nights).map(night).collect(),
             comparisons: vec![],
             thresholds: None,
+            label_rules: vec![],
         }
     }
 

@@ -330,6 +330,7 @@ pub fn bundle_of(
         runs: ws.all_runs().cloned().collect(),
         comparisons,
         thresholds: ws.bundle_thresholds().cloned().or_else(|| inputs.iter().find_map(|(_, i)| i.thresholds.clone())),
+        label_rules: label_rules(&ws, &inputs),
         ..bundle_around_runs()
     };
     Ok((bundle, warnings))
@@ -339,12 +340,24 @@ pub fn bundle_of(
 struct Input {
     report: Report,
     thresholds: Option<bundle::Thresholds>,
+    label_rules: Vec<bundle::LabelRule>,
 }
 
 impl Input {
     fn of(b: &Bundle) -> Input {
-        Input { report: b.report.clone(), thresholds: b.thresholds.clone() }
+        Input { report: b.report.clone(), thresholds: b.thresholds.clone(), label_rules: b.label_rules.clone() }
     }
+}
+
+/// The label rules of the workspace's bundles, then those of the grouped inputs, each once.
+fn label_rules(ws: &Workspace, inputs: &[(String, Input)]) -> Vec<bundle::LabelRule> {
+    let mut out = ws.label_rules();
+    for r in inputs.iter().flat_map(|(_, i)| &i.label_rules) {
+        if !out.contains(r) {
+            out.push(r.clone());
+        }
+    }
+    out
 }
 
 /// The report of a new bundle of several inputs: their names as the title (the first
@@ -374,6 +387,7 @@ fn bundle_around_runs() -> Bundle {
         runs: vec![],
         comparisons: vec![],
         thresholds: None,
+        label_rules: vec![],
     }
 }
 

@@ -2,7 +2,7 @@
 //! files), to hand to the writer worker without a copy of a run: borsh writes a `BundleRef` as it
 //! writes the `Bundle` it stands for, and the worker reads it as one (`wire::write`).
 
-use super::{Bundle, Comparison, Report, Run, Thresholds};
+use super::{Bundle, Comparison, LabelRule, Report, Run, Thresholds};
 use borsh::BorshSerialize;
 use std::borrow::Cow;
 
@@ -16,6 +16,7 @@ pub struct BundleRef<'a> {
     pub runs: Vec<&'a Run>,
     pub comparisons: Cow<'a, [Comparison]>,
     pub thresholds: Option<&'a Thresholds>,
+    pub label_rules: Cow<'a, [LabelRule]>,
 }
 
 impl<'a> BundleRef<'a> {
@@ -27,6 +28,7 @@ impl<'a> BundleRef<'a> {
             runs: b.runs.iter().collect(),
             comparisons: Cow::Borrowed(&b.comparisons),
             thresholds: b.thresholds.as_ref(),
+            label_rules: Cow::Borrowed(&b.label_rules),
         }
     }
 
@@ -39,6 +41,7 @@ impl<'a> BundleRef<'a> {
             runs: self.runs.iter().copied().cloned().collect(),
             comparisons: self.comparisons.to_vec(),
             thresholds: self.thresholds.cloned(),
+            label_rules: self.label_rules.to_vec(),
         }
     }
 }
@@ -55,6 +58,8 @@ mod tests {
         assert_eq!(borsh::to_vec(&BundleRef::of(&b)).unwrap(), borsh::to_vec(&b).unwrap());
         let mut t = b.clone();
         t.thresholds = Some(Thresholds { latency: Some(3.0), min_samples: Some(7), ..Default::default() });
+        t.label_rules =
+            vec![LabelRule { kind: super::super::LabelRuleKind::Rename, pattern: "a*".into(), to: Some("a".into()) }];
         assert_eq!(borsh::to_vec(&BundleRef::of(&t)).unwrap(), borsh::to_vec(&t).unwrap());
         assert_eq!(BundleRef::of(&t).to_bundle(), t);
     }

@@ -27,6 +27,42 @@ pub struct Bundle {
     /// Change thresholds the author judged the runs by; runlens' defaults fill in what is left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thresholds: Option<Thresholds>,
+    /// Rules that map transaction labels before runs are compared, in order (collapse ids,
+    /// rename, include, exclude), so that labels that differ slightly between runs still match.
+    /// The runs keep their labels as measured.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub label_rules: Vec<LabelRule>,
+}
+
+/// One label rule. `pattern` is a glob (`*` any text, `?` one character) matched against the
+/// whole label; a label equal to the pattern always matches.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct LabelRule {
+    pub kind: LabelRuleKind,
+    /// The labels the rule applies to; `ids` without a pattern applies to every label.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub pattern: String,
+    /// `rename`: the new label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+}
+
+/// What a label rule does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum LabelRuleKind {
+    /// Numbers, UUIDs and long hexadecimal ids between separators become `{id}`:
+    /// "GET /users/123" → "GET /users/{id}".
+    #[default]
+    Ids,
+    /// Labels matching `pattern` become `to`.
+    Rename,
+    /// Only labels matching `pattern` are kept (several `include` rules in a row: any of them).
+    Include,
+    /// Labels matching `pattern` are left out.
+    Exclude,
 }
 
 /// Changes smaller than a family's threshold are "within noise". Values are percent for relative

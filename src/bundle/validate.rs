@@ -47,6 +47,11 @@ pub(crate) fn validate_with_later(b: &Bundle, later: &[String], warnings: &mut W
             }
         }
     }
+    for (i, r) in b.label_rules.iter().enumerate() {
+        if let Some(why) = crate::model::labels::problem(r) {
+            warn(warnings, format!("label_rules[{i}]"), format!("the rule {why}; it is ignored"));
+        }
+    }
     Ok(())
 }
 

@@ -271,6 +271,7 @@ pub fn bundle_around(name: &str, format: Format, runs: Vec<Run>) -> Bundle {
         runs,
         comparisons: vec![],
         thresholds: None,
+        label_rules: vec![],
     }
 }
 

@@ -2,6 +2,7 @@
 //! No UI and no I/O: it knows nothing of where a bundle came from.
 
 mod facts;
+pub mod labels;
 pub mod metric;
 mod workspace;
 

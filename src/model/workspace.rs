@@ -1,7 +1,7 @@
 //! A workspace: every bundle loaded so far, with their runs in one list. Run ids that collide
 //! across bundles are made unique (`id~2`), never dropped.
 
-use crate::bundle::{Bundle, BundleRef, Comparison, Report, Run, Thresholds, Warning};
+use crate::bundle::{Bundle, BundleRef, Comparison, LabelRule, Report, Run, Thresholds, Warning};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -14,6 +14,8 @@ pub struct Source {
     pub warnings: Vec<Warning>,
     /// The thresholds the bundle states, if any.
     pub thresholds: Option<Thresholds>,
+    /// The label rules the bundle states (applied before comparison, `model::labels`).
+    pub label_rules: Vec<LabelRule>,
 }
 
 /// A run with the index of the source it came from.
@@ -45,6 +47,7 @@ impl Workspace {
             report: Report::default(),
             warnings: vec![],
             thresholds: None,
+            label_rules: vec![],
         });
         self.fill(source, bundle, warnings)
     }
@@ -70,6 +73,7 @@ impl Workspace {
         }
         if let Some(s) = self.sources.get_mut(source) {
             (s.report, s.warnings, s.thresholds) = (bundle.report, warnings, bundle.thresholds);
+            s.label_rules = bundle.label_rules;
         }
         renames
     }
@@ -174,6 +178,7 @@ impl Workspace {
             runs: self.runs.iter().map(|r| &*r.run).collect(),
             comparisons: Cow::Borrowed(&self.comparisons),
             thresholds: self.bundle_thresholds(),
+            label_rules: Cow::Owned(self.label_rules()),
         })
     }
 
@@ -206,6 +211,18 @@ impl Workspace {
         self.sources.iter().find_map(|s| s.thresholds.as_ref())
     }
 
+    /// The label rules of every loaded bundle, in load order, each once (one workspace is judged
+    /// by one list; the URL's rules come after these).
+    pub fn label_rules(&self) -> Vec<LabelRule> {
+        let mut out: Vec<LabelRule> = Vec::new();
+        for r in self.sources.iter().flat_map(|s| &s.label_rules) {
+            if !out.contains(r) {
+                out.push(r.clone());
+            }
+        }
+        out
+    }
+
     /// The thresholds in force before the URL's: the defaults under the bundle's.
     pub fn thresholds(&self) -> super::metric::Thresholds {
         let d = super::metric::Thresholds::default();
@@ -229,6 +246,7 @@ mod tests {
                 ..Default::default()
             }],
             thresholds: None,
+            label_rules: vec![],
         }
     }
 

@@ -14,7 +14,7 @@ mod state;
 mod views;
 mod writer;
 
-pub use state::{derived, provide_app_state, refs, use_app_state, AppState};
+pub use state::{derived, provide_app_state, refs, use_app_state, with_label_rules, AppState};
 
 /// Installs the panic screen and mounts the app on `<body>`.
 pub fn mount() {

@@ -3,7 +3,8 @@
 
 use crate::analysis::window::{window_runs, Windowed};
 use crate::analysis::{self, Row};
-use crate::bundle::Run;
+use crate::bundle::{LabelRule, Run};
+use crate::model::labels;
 use crate::model::{Thresholds, Workspace};
 use crate::urlstate::{Theme, UrlState};
 use leptos::prelude::*;
@@ -39,7 +40,10 @@ pub struct AppState {
     pub system_dark: RwSignal<bool>,
     /// Selected run ids, baseline first.
     pub selected: Memo<Vec<String>>,
-    /// The selected runs themselves, whole, shared with the workspace (pointers, not copies).
+    /// The label rules in force: the bundles', then the link's (`label=`).
+    pub label_rules: Memo<Vec<LabelRule>>,
+    /// The selected runs whole, with the label rules applied: shared with the workspace (pointers,
+    /// not copies of the runs) when there are no rules.
     pub whole: Memo<Vec<Arc<Run>>>,
     /// The selected runs cut to the window (`window=`), and what the window did to each.
     pub windowed: Memo<Windowed>,
@@ -87,6 +91,12 @@ pub fn derived<T: Send + Sync + 'static>(f: impl Fn(Option<&T>) -> T + Send + Sy
     Memo::new_with_compare(f, |_, _| true)
 }
 
+/// `runs` with the label rules `rules` applied (the same pointers when there are none).
+pub fn with_label_rules<'a>(runs: impl Iterator<Item = &'a Arc<Run>>, rules: &[LabelRule]) -> Vec<Arc<Run>> {
+    let rules = labels::Rules::new(rules);
+    runs.map(|r| if rules.is_empty() { r.clone() } else { Arc::new(labels::apply(r, &rules)) }).collect()
+}
+
 /// Plain references to shared runs, as the analysis functions take them.
 pub fn refs(runs: &[Arc<Run>]) -> Vec<&Run> {
     runs.iter().map(|r| &**r).collect()
@@ -96,9 +106,15 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
     let workspace = RwSignal::new(Workspace::default());
     let url = RwSignal::new(url);
     let selected = Memo::new(move |_| url.with(|u| workspace.with(|w| u.selected_runs(w))));
+    let label_rules = Memo::new(move |_| {
+        let mut rules = workspace.with(Workspace::label_rules);
+        url.with(|u| rules.extend(u.labels.iter().cloned()));
+        rules
+    });
+    // The runs after the label rules (with none, the workspace's own), then cut to the window.
     let whole = derived(move |_| {
         let ids = selected.get();
-        workspace.with(|w| ids.iter().filter_map(|id| w.shared(id).cloned()).collect::<Vec<Arc<Run>>>())
+        label_rules.with(|rules| workspace.with(|w| with_label_rules(ids.iter().filter_map(|id| w.shared(id)), rules)))
     });
     // The window alone, so that other URL changes (a filter being typed) never cut the runs again.
     let window = Memo::new(move |_| url.with(|u| (u.window, u.shifts.clone())));
@@ -136,6 +152,7 @@ pub fn provide_app_state(url: UrlState, system_dark: bool) -> AppState {
         selected,
         whole,
         windowed,
+        label_rules,
         runs,
         labels,
         thresholds,

@@ -28,6 +28,13 @@ fn round_trips_a_full_state() {
         pct: Some(99),
         tx: Some("search & co".into()),
         clock: true,
+        labels: vec![
+            LabelRule { kind: LabelRuleKind::Ids, pattern: String::new(), to: None },
+            LabelRule { kind: LabelRuleKind::Rename, pattern: "GET /a?b=*&c:d".into(), to: Some("a → b=>c".into()) },
+            LabelRule { kind: LabelRuleKind::Ids, pattern: "GET *".into(), to: None },
+            LabelRule { kind: LabelRuleKind::Include, pattern: "search*".into(), to: None },
+            LabelRule { kind: LabelRuleKind::Exclude, pattern: "*, #1 & x".into(), to: None },
+        ],
     };
     let q = s.to_query();
     let (back, notices) = UrlState::parse(&q);
@@ -108,6 +115,7 @@ fn selects_runs_from_url_or_defaults() {
                 ..Default::default()
             }],
             thresholds: None,
+            label_rules: vec![],
         },
         vec![],
     );
@@ -172,4 +180,19 @@ fn bad_fields_are_dropped_not_the_url() {
     assert!(!s.embed);
     assert_eq!(notices.len(), 4, "{notices:?}");
     assert!(notices.iter().any(|n| n.contains("colour")));
+}
+
+#[test]
+fn label_rules_keep_their_order_and_bad_ones_are_dropped_alone() {
+    let (s, notices) =
+        UrlState::parse("label=exclude:a*&label=ids&label=rename:x&label=include:&label=bogus:x&label=rename:a%3D%3Eb");
+    assert_eq!(notices.len(), 3, "{notices:?}");
+    let kinds: Vec<LabelRuleKind> = s.labels.iter().map(|r| r.kind).collect();
+    assert_eq!(kinds, [LabelRuleKind::Exclude, LabelRuleKind::Ids, LabelRuleKind::Rename]);
+    assert_eq!((s.labels[2].pattern.as_str(), s.labels[2].to.as_deref()), ("a", Some("b")));
+    // A rename whose pattern holds the arrow cannot be written into a link.
+    let arrow = LabelRule { kind: LabelRuleKind::Rename, pattern: "a=>b".into(), to: Some("c".into()) };
+    assert_eq!(label_param(&arrow), None);
+    // An empty new name is no rule.
+    assert_eq!(parse_label("rename:a=>"), None);
 }

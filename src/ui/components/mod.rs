@@ -1,12 +1,14 @@
 //! The parts pages and the shell share: tables, charts, view controls and the empty state, the run
-//! picker, the import panel, notices, the busy bar, share and open buttons, the verdict summary,
-//! the two-dimension grid, the report export and the window bar. Components import no view and not the app.
+//! picker, the import panel, the label-rule editor, notices, the busy bar, share and open buttons,
+//! the verdict summary, the two-dimension grid, the report export and the window bar. Components
+//! import no view and not the app.
 
 pub mod busy;
 pub mod chart;
 pub mod controls;
 pub mod grid;
 pub mod import_panel;
+pub mod label_rules;
 pub mod no_data;
 pub mod notices;
 pub mod open_button;

@@ -1,5 +1,5 @@
-//! Configuration: module settings and infrastructure of the selected runs side by side, changed
-//! values highlighted.
+//! Configuration: the label rules (`components::label_rules`), then module settings and
+//! infrastructure of the selected runs side by side, changed values highlighted.
 
 use crate::analysis::config_diff;
 use crate::tables::config_table;
@@ -22,6 +22,7 @@ pub fn Config() -> impl IntoView {
     let has = move |group: &'static str| move || diff.with(|d| d.iter().any(|r| r.group == group));
     view! {
         <div class="config">
+            <crate::ui::components::label_rules::LabelRules/>
             {shown_or(move || diff.with(|d| !d.is_empty()), move || view! {
                 <div class="controls">
                     <label><input type="checkbox" prop:checked=move || changed_only.get() data-testid="changed-only"

@@ -39,8 +39,11 @@ struct TrendMemos {
 }
 
 fn trend_memos(state: AppState) -> TrendMemos {
-    let all: Memo<Vec<Arc<Run>>> =
-        crate::ui::derived(move |_| state.workspace.with(|w| w.runs.iter().map(|r| r.run.clone()).collect()));
+    let all: Memo<Vec<Arc<Run>>> = crate::ui::derived(move |_| {
+        state
+            .label_rules
+            .with(|rules| state.workspace.with(|w| crate::ui::with_label_rules(w.runs.iter().map(|r| &r.run), rules)))
+    });
     let order_choices = Memo::new(move |_| all.with(|r| orders(&crate::ui::refs(r))));
     let order = Memo::new(move |_| {
         let asked = state.url.with(|u| u.order.clone());
