@@ -86,6 +86,7 @@ pub fn merge(inputs: Vec<(String, Bundle)>, by: By) -> (Bundle, Vec<runlens::bun
         runs: vec![],
         comparisons: vec![],
         thresholds: None,
+        label_rules: vec![],
     });
     for (_, mut parts) in order {
         if parts.len() == 1 {

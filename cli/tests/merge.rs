@@ -131,9 +131,10 @@ fn runlens_merge_equals_importing_the_concatenated_file() {
 #[test]
 fn a_merge_that_cannot_be_exact_says_so_and_runs_match_by_label() {
     let d = tempfile::tempdir().unwrap();
-    // 300 distinct values per label in each half: histograms in buckets.
+    // 300 distinct values per label in each half: histograms in buckets; 5,000 samples a label in
+    // each half are also past what the timelines keep exactly (4,096 cells).
     let mut all = support::jtl::HEADER.to_vec();
-    all.extend(support::jtl::rows(4000));
+    all.extend(support::jtl::rows(30000));
     let (a, b, _) = generators(all, true);
     let (pa, pb) = (put(&d, "gen1.jtl", &a), put(&d, "gen2.jtl", &b));
     import(&d, "gen1.json", &["--run", "one", "--label", "Night 1", &pa]);
@@ -145,7 +146,7 @@ fn a_merge_that_cannot_be_exact_says_so_and_runs_match_by_label() {
     assert!(stderr(&o).contains("within one histogram bucket"), "{}", stderr(&o));
     let merged = load(Path::new(&out));
     assert_eq!(merged.runs.len(), 1, "matched by label");
-    assert_eq!(merged.runs[0].transactions.iter().filter_map(|t| t.samples).sum::<u64>(), 4000);
+    assert_eq!(merged.runs[0].transactions.iter().filter_map(|t| t.samples).sum::<u64>(), 30000);
     let by_id = runlens(&["merge", &p("gen1.json"), &p("gen2.json"), "-o", &p("apart.json")]);
     assert!(by_id.status.success());
     assert_eq!(load(Path::new(&p("apart.json"))).runs.len(), 2, "by id they are two runs");
