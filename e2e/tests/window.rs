@@ -24,12 +24,12 @@ fn bundle() -> String {
     runlens::bundle::to_json(&b, false).unwrap()
 }
 
-/// Latency cells judged worse than the baseline, once `ok` holds of their count (at most 15 s).
+/// Latency deltas judged worse than the baseline, once `ok` holds of their count (at most 15 s).
 async fn regressed_latency_cells(c: &Client, ok: impl Fn(usize) -> bool) -> usize {
     wait_text(c, "table[data-table='latency']", "T01").await;
     let t0 = std::time::Instant::now();
     loop {
-        let n = c.find_all(Locator::Css("table[data-table='latency'] td.v-worse")).await.unwrap().len();
+        let n = c.find_all(Locator::Css("table[data-table='latency'] .delta.v-worse")).await.unwrap().len();
         if ok(n) || t0.elapsed() > Duration::from_secs(15) {
             return n;
         }
@@ -45,7 +45,7 @@ async fn dragging_a_window_on_the_timeline_re_judges_every_view() {
         let whole = regressed_latency_cells(&c, |n| n >= 3).await;
         assert!(whole >= 3, "judged whole, the slow ramp-up regresses the candidate ({whole} cells)");
         c.find(Locator::Css("button.tab[data-view='timeline']")).await.unwrap().click().await.unwrap();
-        wait_text(&c, "[data-testid='window-bar']", "whole run").await;
+        wait_text(&c, "[data-testid='window-bar']", "Whole run").await;
         // Plotly's drag layer of the top panel; drag from 45 % to 95 % of its width.
         let layer = loop {
             if let Ok(el) = c.find(Locator::Css(".timeline .nsewdrag")).await {
