@@ -246,3 +246,18 @@ fn corpus_files_give_well_formed_timelines() {
         assert!(seen.get(slug).is_some_and(|n| *n > 0), "no {slug} file in the corpus: {seen:?}");
     }
 }
+
+/// Gatling writes users only where they start and end: every bucket that has requests still has
+/// a user active (the requests say how many were active when they were written).
+#[test]
+fn gatling_buckets_with_requests_have_active_users() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gatling/apicurio-2021-10-20-baseline-simulation.log");
+    let bytes = std::fs::read(&path).unwrap();
+    let run = import_bytes("simulation.log", &bytes).unwrap().bundle.runs.remove(0);
+    let tl = run.usable_timeline().expect("a timeline");
+    let busy = |b: usize| tl.transactions.iter().any(|t| t.samples[b] > 0);
+    let idle: Vec<usize> = (0..tl.buckets as usize).filter(|b| busy(*b) && tl.users[*b] == 0).collect();
+    assert!(idle.is_empty(), "buckets with requests and no user: {idle:?} of {}", tl.buckets);
+    assert_eq!(tl.users.iter().max(), Some(&10), "10 users at most (10u-600i)");
+}

@@ -174,6 +174,9 @@ impl Log {
             ..Default::default()
         });
         self.widen(Some(start), (end != i64::MIN).then_some(end));
+        // Users are recorded where they start and end; each request also says how many were
+        // active when it was written, so buckets between those records are not left at zero.
+        self.agg.users.add(start, self.active);
         self.requests += 1;
         if !ok {
             let message = f.get(s + 1).copied().unwrap_or("");
