@@ -61,7 +61,8 @@ mod tests {
         let mut n = 0;
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
-            if p.file_name().is_some_and(|f| f == "index.json") {
+            // Bundles only: not the gallery's index, nor SOURCES.md.
+            if p.file_name().is_some_and(|f| f == "index.json") || p.extension().is_none_or(|x| x != "json") {
                 continue;
             }
             let b = crate::bundle::load_bundle_str("b", &std::fs::read_to_string(&p).unwrap()).unwrap().bundle;

@@ -24,7 +24,8 @@ fn examples() -> Vec<(String, Value)> {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if name != "index.json" {
+        // Bundles only: not the gallery's index, nor SOURCES.md.
+        if name != "index.json" && name.ends_with(".json") {
             out.push((name, serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()));
         }
     }
