@@ -50,9 +50,11 @@ async fn files_dropped_together_make_one_named_run_that_saves_and_loads_back() {
         drop_files(
             &c,
             &[
+                // Named as one test's files: grouped by their name stem (the fixtures' times do not
+                // overlap, so names are what groups them).
                 ("poppy-20u.jtl", fixture("corpus/jmeter-csv/perfplugin-transactions.csv")),
-                ("cpu.json", fixture("fixtures/import/cloudwatch/get-metric-data-two-pages.json")),
-                ("indices.txt", fixture("corpus/opensearch-cat-indices/opensearch-docs-h-columns.txt")),
+                ("poppy-20u-cpu.json", fixture("fixtures/import/cloudwatch/get-metric-data-two-pages.json")),
+                ("poppy-20u-indices.txt", fixture("corpus/opensearch-cat-indices/opensearch-docs-h-columns.txt")),
             ],
         )
         .await;
