@@ -1,7 +1,7 @@
 //! The window bar: which part of each run every view judges (the whole run, the steady state
 //! runlens finds, or seconds of test time), and what that left of each run.
 
-use crate::analysis::window::{Outcome, WindowSpec};
+use crate::analysis::window::{Outcome, WindowSpec, MAX_WINDOW_S};
 use crate::format;
 use crate::ui::show::shown;
 use leptos::prelude::*;
@@ -47,16 +47,26 @@ pub fn WindowBar() -> impl IntoView {
         WindowSpec::Range { from_s, to_s } => (from_s.to_string(), to_s.to_string()),
         _ => (String::new(), String::new()),
     };
+    // Whole seconds within the longest window a link may name (`WindowSpec::parse` reads it back).
     let edit = move |from: bool, v: String| {
         let Ok(v) = v.trim().parse::<u32>() else { return };
-        let (a, b) = match spec.get_untracked() {
-            WindowSpec::Range { from_s, to_s } => (from_s, to_s),
-            _ => (0, v.saturating_add(60)),
+        let current = spec.get_untracked();
+        let (a, b) = if from {
+            let a = v.min(MAX_WINDOW_S - 1);
+            let b = match current {
+                WindowSpec::Range { to_s, .. } => to_s,
+                _ => a + 60,
+            };
+            (a, b.clamp(a + 1, MAX_WINDOW_S))
+        } else {
+            let b = v.clamp(1, MAX_WINDOW_S);
+            let a = match current {
+                WindowSpec::Range { from_s, .. } => from_s,
+                _ => 0,
+            };
+            (a.min(b - 1), b)
         };
-        let (a, b) = if from { (v, b.max(v + 1)) } else { (a.min(v.saturating_sub(1)), v) };
-        if a < b {
-            set(WindowSpec::Range { from_s: a, to_s: b });
-        }
+        set(WindowSpec::Range { from_s: a, to_s: b });
     };
     let lines = move || {
         let min = state.thresholds.with(|t| t.min_samples);
