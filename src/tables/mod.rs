@@ -10,6 +10,7 @@ mod report;
 mod report_render;
 mod runs;
 mod timeline;
+mod timeline_causes;
 mod trend;
 
 pub use build::*;
@@ -21,6 +22,7 @@ pub use report::{biggest_changes, report_page, ReportChart, ReportPage, METHOD};
 pub use report_render::{page_confluence, page_html, page_markdown};
 pub use runs::{runs_table, short_time, tenants_table};
 pub use timeline::{run_series, timeline_transactions, RunSeries, SeriesOptions};
+pub use timeline_causes::{cause_rates, top_causes, CauseKey};
 pub use trend::trend_table;
 
 use crate::analysis::{self, Verdict};
