@@ -6,8 +6,9 @@ the ingest worker's download at "0 B"), before a bundle opened by `?src=` is on 
 drives ChromeDriver instead: it opens each page, waits until it is idle, and saves the PNG.
 
     source scripts/env.sh                       # CHROME and CHROMEDRIVER (scripts/setup.sh)
-    python3 scripts/screenshots.py DIST OUT_DIR NAME=QUERY[@WIDTH][:dark] ...
+    python3 scripts/screenshots.py DIST OUT_DIR NAME=QUERY[@WIDTH[xHEIGHT]][:dark] ...
 
+The window is WIDTH × HEIGHT CSS pixels (default 1280 × 900); what lies below it is not shot.
 DIST is a release build made with `--public-url /runlens/` (e.g. target/e2e-dist, as
 scripts/test.sh builds it); QUERY is the part after `?`. For example:
 
@@ -74,8 +75,8 @@ class Driver:
         with urllib.request.urlopen(req, timeout=60) as r:
             return json.load(r)["value"]
 
-    def shot(self, url, width, dark, out):
-        args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--window-size={width},900"]
+    def shot(self, url, width, height, dark, out):
+        args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--window-size={width},{height}"]
         if dark:
             args.append("--force-dark-mode")
         caps = {"goog:chromeOptions": {"binary": os.environ.get("CHROME", "chromium"), "args": args}}
@@ -112,8 +113,9 @@ def main(argv):
             dark = query.endswith(":dark")
             query = query.removesuffix(":dark")
             query, _, width = query.rpartition("@") if "@" in query else (query, "", "1280")
+            width, _, height = width.partition("x")
             out = os.path.join(out_dir, f"{name}.png")
-            driver.shot(f"{base}?{query}", int(width), dark, out)
+            driver.shot(f"{base}?{query}", int(width), int(height or 900), dark, out)
             print(out)
     finally:
         driver.close()
