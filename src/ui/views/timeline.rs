@@ -4,12 +4,12 @@
 mod chart;
 
 use crate::analysis::window::{Outcome, WindowSpec};
-use crate::tables::{run_series, timeline_transactions, SeriesOptions};
+use crate::tables::{cause_rates, run_series, timeline_transactions, top_causes, CauseKey, SeriesOptions};
 use crate::ui::components::chart::Chart;
 use crate::ui::components::no_data::NoData;
 use crate::ui::show::shown_or;
 use crate::urlstate::TIMELINE_PERCENTILES;
-use chart::{timeline_figure, Frame};
+use chart::{timeline_figure, Frame, DASH_CLASSES};
 use leptos::prelude::*;
 
 #[component]
@@ -21,6 +21,7 @@ pub fn Timeline() -> impl IntoView {
             {shown_or(has_any, move || view! {
                 <TimelineControls/>
                 <TimelineChart/>
+                <CauseKeyList/>
                 <p class="hint">"Drag across the chart to judge every view on that window; double-click to zoom out. Runs are overlaid on elapsed test time from their first sample."</p>
             }.into_any(), {let f = || view! {
                 <NoData what="timeline" field="runs[].timeline" has=|r| r.usable_timeline().is_some()/>
@@ -71,6 +72,35 @@ fn TimelineControls() -> impl IntoView {
     }
 }
 
+/// How many error causes the Timeline follows (JMeter's dashboard shows its top 5 too).
+const TOP_CAUSES: usize = 5;
+
+/// The commonest error causes of the selected runs, of the chosen transaction or all.
+fn causes_shown(state: crate::ui::AppState) -> Vec<CauseKey> {
+    let tx = state.url.with(|u| u.tx.clone());
+    state.whole.with(|runs| top_causes(runs.iter().map(|r| &**r), tx.as_deref(), TOP_CAUSES))
+}
+
+/// The key to the errors-by-cause panel: each cause's line style and name, as text.
+#[component]
+fn CauseKeyList() -> impl IntoView {
+    let state = crate::ui::use_app_state();
+    let causes = Memo::new(move |_| causes_shown(state));
+    move || {
+        let causes = causes.get();
+        (!causes.is_empty()).then(|| {
+            // Each line style is drawn by the stylesheet (`.cause-key li.dashK::before`).
+            let items = causes.iter().zip(DASH_CLASSES).map(|(c, class)| view! { <li class=class>{c.label()}</li> });
+            view! {
+                <div class="cause-key">
+                    <span>"Errors by cause, the commonest first (each run in its colour):"</span>
+                    <ul>{items.collect_view()}</ul>
+                </div>
+            }
+        })
+    }
+}
+
 /// The overlaid panels; a drag sets `window=` (whole seconds of elapsed test time).
 #[component]
 fn TimelineChart() -> impl IntoView {
@@ -81,9 +111,11 @@ fn TimelineChart() -> impl IntoView {
         let o = SeriesOptions { percentile: pct, transaction: tx.as_deref(), clock };
         let dark = state.dark.get();
         let outcomes = state.windowed.with(|w| w.outcomes.clone());
+        let causes = causes_shown(state);
         state.whole.with(|runs| {
             let mut drawn = Vec::new();
             let mut windows = Vec::new();
+            let mut rates = Vec::new();
             for (i, run) in runs.iter().enumerate() {
                 let Some(mut s) = run_series(run, &o) else { continue };
                 // Elapsed time is drawn with each run's shift taken off, so that the runs' windows line up.
@@ -103,9 +135,11 @@ fn TimelineChart() -> impl IntoView {
                     _ => None,
                 };
                 windows.push(window);
+                rates.push(cause_rates(run, &causes, tx.as_deref()));
                 drawn.push((i, s));
             }
-            timeline_figure(&drawn, &Frame { percentile: pct, clock, dark, windows })
+            let names = causes.iter().map(CauseKey::label).collect();
+            timeline_figure(&drawn, &Frame { percentile: pct, clock, dark, windows, causes: names, cause_rates: rates })
         })
     };
     let on_select = Box::new(move |a: f64, b: f64| {

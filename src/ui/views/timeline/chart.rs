@@ -12,8 +12,12 @@ const RUN_COLOURS: [&str; 8] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#94
 /// Each panel's height in pixels.
 const PANEL_PX: u32 = 150;
 /// y axis names by panel, top to bottom.
-const AXES: [(&str, &str); 5] =
-    [("y", "yaxis"), ("y2", "yaxis2"), ("y3", "yaxis3"), ("y4", "yaxis4"), ("y5", "yaxis5")];
+const AXES: [(&str, &str); 6] =
+    [("y", "yaxis"), ("y2", "yaxis2"), ("y3", "yaxis3"), ("y4", "yaxis4"), ("y5", "yaxis5"), ("y6", "yaxis6")];
+/// Line styles of the error causes, commonest first (Plotly's names).
+const CAUSE_DASHES: [&str; 5] = ["solid", "dot", "dash", "longdash", "dashdot"];
+/// The same styles in the key under the chart (public/style.css draws them).
+pub const DASH_CLASSES: [&str; 5] = ["dash0", "dash1", "dash2", "dash3", "dash4"];
 
 /// What the figure shows besides the series.
 pub struct Frame {
@@ -22,6 +26,10 @@ pub struct Frame {
     pub dark: bool,
     /// Each run's window as (from, to) on the x axis, if cut.
     pub windows: Vec<Option<(f64, f64)>>,
+    /// The commonest error causes' names, and per drawn run each one's failures per second by
+    /// bucket (`tables::cause_rates`).
+    pub causes: Vec<String>,
+    pub cause_rates: Vec<Vec<Vec<f64>>>,
 }
 
 struct Panel {
@@ -34,53 +42,80 @@ fn some(v: &[f64]) -> Vec<Option<f64>> {
     v.iter().map(|x| Some(*x)).collect()
 }
 
-/// The panels that have data in some run, top to bottom.
-fn panels(users: bool, percentile: u8) -> Vec<Panel> {
+/// The panels of every run, top to bottom (errors by cause, then users and resources follow).
+fn panels(percentile: u8) -> Vec<Panel> {
     let latency = match percentile {
         50 => "p50 (ms)",
         90 => "p90 (ms)",
         99 => "p99 (ms)",
         _ => "p95 (ms)",
     };
-    let mut out = vec![
+    vec![
         Panel { title: latency, hover: "%{y:,.1f} ms", series: |s| s.latency_ms.clone() },
         Panel { title: "throughput (/s)", hover: "%{y:,.2f}/s", series: |s| some(&s.throughput) },
         Panel { title: "errors (/s)", hover: "%{y:,.2f}/s", series: |s| some(&s.errors) },
-    ];
-    if users {
-        out.push(Panel { title: "active users", hover: "%{y:,.0f}", series: |s| some(&s.users) });
-    }
-    out
+    ]
+}
+
+const USERS: Panel = Panel { title: "active users", hover: "%{y:,.0f}", series: |s| some(&s.users) };
+
+/// One line a run: `y` on panel `p`, in the run's colour.
+fn line(s: &RunSeries, colour: &'static str, p: usize, y: Vec<Option<f64>>, hover: &'static str) -> Trace {
+    Trace::scatter()
+        .with("x", s.x.clone())
+        .with("y", y)
+        .with("yaxis", AXES[p].0)
+        .with("mode", Attr::of(Mode::Lines))
+        .with("name", text(&s.label))
+        .with("legendgroup", text(&s.label))
+        .with("line", Attr::obj([("color", colour.into()), ("width", 1.5.into())]))
+        .with("hovertemplate", hover)
 }
 
 /// The figure of `runs` (one per selected run with a timeline, in selection order).
 pub fn timeline_figure(runs: &[(usize, RunSeries)], frame: &Frame) -> Figure {
     let users = runs.iter().any(|(_, s)| !s.users.is_empty());
-    let panels = panels(users, frame.percentile);
+    let mut panels = panels(frame.percentile);
+    let causes = (!frame.causes.is_empty()).then_some(panels.len());
+    if users {
+        panels.push(USERS);
+    }
     let has_resources = runs.iter().any(|(_, s)| !s.resources.is_empty());
     let mut titles: Vec<&'static str> = panels.iter().map(|p| p.title).collect();
+    if let Some(at) = causes {
+        titles.insert(at, "errors by cause (/s)");
+    }
     if has_resources {
         titles.push("resources (%)");
     }
     let n = titles.len();
+    // The panel index of the `k`th run panel, after the causes' panel when it is above it.
+    let axis_of = |k: usize| if causes.is_some_and(|at| k >= at) { k + 1 } else { k };
     let mut fig = Figure::new();
     let mut traces = 0;
-    for (p, panel) in panels.iter().enumerate() {
+    for (k, panel) in panels.iter().enumerate() {
         for (i, s) in runs {
             let colour = RUN_COLOURS[i % RUN_COLOURS.len()];
-            fig.add_trace(
-                Trace::scatter()
-                    .with("x", s.x.clone())
-                    .with("y", (panel.series)(s))
-                    .with("yaxis", AXES[p].0)
-                    .with("mode", Attr::of(Mode::Lines))
-                    .with("name", text(&s.label))
-                    .with("legendgroup", text(&s.label))
-                    .with("showlegend", p == 0)
-                    .with("line", Attr::obj([("color", colour.into()), ("width", 1.5.into())]))
-                    .with("hovertemplate", panel.hover),
-            );
+            fig.add_trace(line(s, colour, axis_of(k), (panel.series)(s), panel.hover).with("showlegend", k == 0));
             traces += 1;
+        }
+    }
+    if let Some(p) = causes {
+        for ((i, s), rates) in runs.iter().zip(&frame.cause_rates) {
+            let colour = RUN_COLOURS[i % RUN_COLOURS.len()];
+            for ((name, rate), dash) in frame.causes.iter().zip(rates).zip(CAUSE_DASHES) {
+                if traces >= MAX_CHART_TRACES {
+                    break;
+                }
+                let named = text(&format!("{} · {name}", s.label));
+                fig.add_trace(
+                    line(s, colour, p, some(rate), "%{y:,.2f}/s").with("name", named).with("showlegend", false).with(
+                        "line",
+                        Attr::obj([("color", colour.into()), ("width", 1.5.into()), ("dash", dash.into())]),
+                    ),
+                );
+                traces += 1;
+            }
         }
     }
     if has_resources {
