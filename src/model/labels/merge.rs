@@ -4,9 +4,10 @@
 use super::Rules;
 #[cfg(test)]
 pub(super) use crate::bundle::timeline_sum::{from_ordered, ordered};
-use crate::bundle::{Run, Transaction};
+use crate::bundle::{LabelRule, Run, Transaction};
 use crate::model::dist::{self, percent_of, Dist};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// `run` with its transaction labels mapped by `rules`. Transactions that end up with one name
 /// become one, where the first of them was (`merge_transactions`).
@@ -23,6 +24,13 @@ pub fn apply(run: &Run, rules: &Rules) -> Run {
         super::timeline::apply(tl, rules);
     }
     out
+}
+
+/// `runs` with the label rules `rules` applied (the same pointers when there are none): what the
+/// viewer judges (`AppState::whole`) and `runlens compare` compares.
+pub fn with_label_rules<'a>(runs: impl Iterator<Item = &'a Arc<Run>>, rules: &[LabelRule]) -> Vec<Arc<Run>> {
+    let rules = Rules::new(rules);
+    runs.map(|r| if rules.is_empty() { r.clone() } else { Arc::new(apply(r, &rules)) }).collect()
 }
 
 /// Items renamed by `rules` (or left out), grouped by their new name in order of first appearance.
