@@ -419,27 +419,24 @@ fn labels_that_differ_by_an_id_match_with_a_label_rule_and_not_without() {
     assert!(text(&o.stderr).contains("--label \"collapse:x\" is not a label rule"), "{}", text(&o.stderr));
 }
 
-#[test]
-fn the_viewer_link_carries_the_label_rules() {
+/// The comparison `runlens compare base.jtl cand.jtl --viewer https://x/ EXTRA` links to, read
+/// back as the viewer reads it.
+fn viewer_link(extra: &[&str]) -> runlens::urlstate::UrlState {
     let d = setup(&[]);
-    let args = [
-        "compare",
-        "base.jtl",
-        "cand.jtl",
-        "--format",
-        "markdown",
-        "--viewer",
-        "https://x/",
-        "--label",
-        "ids:GET *",
-        "--label",
-        "exclude:multi*",
-    ];
+    let mut args = vec!["compare", "base.jtl", "cand.jtl", "--format", "markdown", "--viewer", "https://x/"];
+    args.extend(extra);
     let md = text(&runlens(d.path(), &args).stdout);
     let link = md.lines().find_map(|l| l.strip_prefix("[Open this comparison in runlens](")).unwrap();
     let (state, notices) =
         runlens::urlstate::UrlState::parse(link.trim_end_matches(')').strip_prefix("https://x/?").unwrap());
     assert!(notices.is_empty(), "{notices:?}");
+    state
+}
+
+#[test]
+fn the_viewer_link_carries_the_label_rules() {
+    let state = viewer_link(&["--label", "ids:GET *", "--label", "exclude:multi*"]);
     let back: Vec<String> = state.labels.iter().filter_map(runlens::urlstate::label_param).collect();
     assert_eq!(back, ["ids:GET *", "exclude:multi*"]);
+    assert_eq!((state.base.as_deref(), state.cand.as_deref()), (Some("base"), Some("cand")));
 }
