@@ -28,8 +28,8 @@ pub type At<'a> = &'a dyn Fn(usize, usize) -> usize;
 
 /// The transaction timelines `parts` as one named `name` of `n` buckets: samples, errors, sums
 /// (when every part has them) and cells (when every part has them) added; the values are the
-/// union of the parts' in ascending order, so the sum is exact when every part is. `controller`
-/// is left to the caller.
+/// union of the parts' in ascending order, so the sum is exact when every part is; a `total`
+/// when every part is one. `controller` is left to the caller.
 pub fn add_transactions(name: &str, parts: &[&TransactionTimeline], n: usize, at: At) -> TransactionTimeline {
     let with_sums = parts.iter().all(|t| !t.sum_ms.is_empty());
     let with_cells = parts.iter().all(|t| !t.cells.is_empty());
@@ -40,6 +40,7 @@ pub fn add_transactions(name: &str, parts: &[&TransactionTimeline], n: usize, at
         sum_ms: if with_sums { vec![0.0; n] } else { vec![] },
         exact: with_cells && parts.iter().all(|t| t.exact),
         relative_error: parts.iter().filter_map(|t| t.relative_error).reduce(f64::max),
+        total: !parts.is_empty() && parts.iter().all(|t| t.total),
         ..Default::default()
     };
     // The union of the values, ascending, each with its index in the merged list (values equal

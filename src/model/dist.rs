@@ -103,7 +103,7 @@ fn from_timeline(name: &str, tl: &Timeline) -> Option<Dist> {
     if !tl.is_well_formed() {
         return None;
     }
-    let t = tl.transactions.iter().find(|t| t.name == name && t.exact && !t.cells.is_empty())?;
+    let t = tl.transaction(name).filter(|t| t.exact && !t.cells.is_empty())?;
     let mut counts = vec![0u64; t.values_ms.len()];
     for cell in &t.cells {
         for p in cell.chunks_exact(2) {

@@ -8,10 +8,11 @@ use crate::bundle::{CauseTimeline, Timeline, TransactionTimeline};
 
 pub(super) fn apply(tl: &mut Timeline, rules: &Rules) {
     let n = tl.buckets as usize;
-    tl.transactions = group_by_name(std::mem::take(&mut tl.transactions), rules, |t| &mut t.name)
-        .into_iter()
-        .filter_map(|(_, parts)| merge(parts, n))
-        .collect();
+    // A run's `total` entry is no label: it stays as it is.
+    let (totals, named): (Vec<_>, Vec<_>) = std::mem::take(&mut tl.transactions).into_iter().partition(|t| t.total);
+    tl.transactions =
+        group_by_name(named, rules, |t| &mut t.name).into_iter().filter_map(|(_, parts)| merge(parts, n)).collect();
+    tl.transactions.extend(totals);
     let mut renamed: Vec<CauseTimeline> = Vec::new();
     for mut c in std::mem::take(&mut tl.causes) {
         if !c.transaction.is_empty() {
