@@ -1,4 +1,5 @@
 //! The Trends view under the window: a trend of generated nightly runs (`support::jtl::ramped`,
+#![cfg(not(target_arch = "wasm32"))]
 //! each night slower in its ramp-up) cut to the window equals the trend of the runs cut one by one
 //! (`window_run`), its values equal a brute-force recount of the raw rows in the window, and a run
 //! without a timeline stays whole and says so.
