@@ -1,5 +1,5 @@
 //! A bounded history (`runlens import --keep N`): a nightly history bundle keeps its newest runs
-//! whole, the next ones thinned (latency histograms and time series left out; every summary a
+//! whole, the next ones thinned (latency histograms, time series and timelines left out; every summary a
 //! trend reads kept), and beyond that one thinned run per few days. Runs a comparison of the
 //! bundle names are kept whole. Newest means last in the bundle, the order `--append` adds runs.
 //! Applying the same bounds twice changes nothing.
@@ -9,7 +9,10 @@ use runlens::import::common::civil;
 use std::collections::HashSet;
 
 /// The note a thinned run carries, so that the viewer says why it has no histograms.
-pub const THINNED_NOTE: &str = "Thinned by runlens import --keep: latency histograms and time series were left out to keep the history small; every summary (means, percentiles, throughput, errors, KPIs) is kept.";
+pub const THINNED_NOTE: &str = "Thinned by runlens import --keep: latency histograms, time series and the timeline were left out to keep the history small; every summary (means, percentiles, throughput, errors, KPIs) is kept, and the run is judged whole under a window.";
+/// How every version of `THINNED_NOTE` starts: a run thinned by an older runlens gets the current
+/// note in place of its own.
+const THINNED_PREFIX: &str = "Thinned by runlens import --keep:";
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -117,14 +120,16 @@ fn start_ms(run: &Run) -> Option<i64> {
     from_start.or_else(from_date).map(|(ms, _)| ms)
 }
 
-/// Leaves out what only a comparison of this very run needs (histograms, time series) and notes
-/// it once.
+/// Leaves out what only a comparison of this very run needs (histograms, time series, the
+/// timeline: a 1-hour run's is about as big as the rest of it) and notes it once.
 fn thin(run: &mut Run) {
     let drop_histograms = |ts: &mut Vec<Transaction>| ts.iter_mut().for_each(|t| t.histogram = None);
     drop_histograms(&mut run.transactions);
     run.tenants.iter_mut().for_each(|t| drop_histograms(&mut t.transactions));
     run.resources.iter_mut().for_each(|r| r.series = None);
+    run.timeline = None;
     if !run.notes.iter().any(|n| n == THINNED_NOTE) {
+        run.notes.retain(|n| !n.starts_with(THINNED_PREFIX));
         run.notes.push(THINNED_NOTE.to_string());
     }
 }
@@ -132,7 +137,7 @@ fn thin(run: &mut Run) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use runlens::bundle::{Annotation, AnnotationKind, Comparison, Histogram, Resource, TimeSeries};
+    use runlens::bundle::{Annotation, AnnotationKind, Comparison, Histogram, Resource, TimeSeries, Timeline};
 
     fn night(i: usize) -> Run {
         let day = civil::iso_utc(1_700_000_000_000 + i as i64 * DAY_MS);
@@ -149,6 +154,7 @@ mod tests {
             label: format!("night {i}"),
             start: Some(day),
             transactions: vec![txn],
+            timeline: Some(Timeline { interval_s: 1, buckets: 1, ..Default::default() }),
             resources: vec![Resource {
                 service: "db".into(),
                 metric: "cpu".into(),
@@ -186,6 +192,21 @@ mod tests {
         let thinned = &b.runs[0];
         assert_eq!((thinned.transactions[0].p95_ms, thinned.resources[0].series.as_ref()), (Some(200.0), None));
         assert_eq!(thinned.notes, [THINNED_NOTE]);
+        assert_eq!(
+            b.runs.iter().filter(|r| r.timeline.is_some()).count(),
+            5,
+            "only the whole runs keep their timelines"
+        );
+    }
+
+    #[test]
+    fn a_run_thinned_by_an_older_runlens_gets_the_current_note_once() {
+        let mut b = history(20);
+        let old = "Thinned by runlens import --keep: latency histograms and time series were left out.";
+        b.runs[0].notes = vec!["kept".into(), old.into()];
+        bound(&mut b, &BOUNDS);
+        assert_eq!(b.runs[0].notes, ["kept", THINNED_NOTE]);
+        assert!(b.runs[0].timeline.is_none());
     }
 
     #[test]

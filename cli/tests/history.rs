@@ -51,15 +51,16 @@ fn append(history: &Path, jtl: &Path, id: &str, bounds: &[&str]) -> Output {
 
 const BOUNDS: [&str; 6] = ["--keep", "3", "--keep-thinned", "4", "--sparse-days", "3"];
 
-/// A run as it is once thinned: no histograms, no series, the note added.
+/// A run as it is once thinned: no histograms, no series, no timeline, the note added.
 fn thinned(run: &Value) -> Value {
     let mut run = run.clone();
+    run.as_object_mut().unwrap().remove("timeline");
     for t in run["transactions"].as_array_mut().unwrap() {
         t.as_object_mut().unwrap().remove("histogram");
     }
     let notes = run["notes"].as_array_mut().unwrap();
     notes.push(Value::String(
-        "Thinned by runlens import --keep: latency histograms and time series were left out to keep the history small; every summary (means, percentiles, throughput, errors, KPIs) is kept."
+        "Thinned by runlens import --keep: latency histograms, time series and the timeline were left out to keep the history small; every summary (means, percentiles, throughput, errors, KPIs) is kept, and the run is judged whole under a window."
             .into(),
     ));
     run
@@ -87,6 +88,8 @@ fn a_bounded_history_keeps_its_newest_runs_whole_and_the_summaries_of_older_ones
             assert_eq!(text(run), text(original), "the newest runs are the unbounded history's, byte for byte");
         } else {
             assert!(original["transactions"][0]["histogram"].is_object(), "the unbounded run has histograms");
+            assert!(original["timeline"]["buckets"].is_number(), "the unbounded run has a timeline");
+            assert!(run.get("timeline").is_none(), "a thinned run has none");
             assert_eq!(*run, thinned(original), "a thinned run keeps every summary");
             assert!(run["transactions"][0]["p95_ms"].is_number() && run["kpis"].as_array().unwrap().len() > 1);
         }

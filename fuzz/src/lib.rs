@@ -49,8 +49,8 @@ pub fn show_everything(bundle: Bundle, warnings: Vec<runlens::bundle::Warning>) 
     let mut ws = Workspace::default();
     ws.add("a", bundle.clone(), warnings);
     ws.add("b", bundle, vec![]);
-    let _ = tables::runs_table(&ws);
     let ids = ws.default_selection();
+    let _ = tables::runs_table(&ws, &ids.iter().filter_map(|id| ws.shared(id).cloned()).collect::<Vec<_>>());
     let runs: Vec<_> = ids.iter().filter_map(|id| ws.run(id)).collect();
     let labels: Vec<String> = runs.iter().map(|r| r.label.clone()).collect();
     let th = runlens::model::Thresholds::default();

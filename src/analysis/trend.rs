@@ -6,11 +6,14 @@
 
 use super::changepoint::history::{row_shifts, series_of, Shift, ShiftKind};
 use super::compare::{compare_one, Row, Verdict, Why};
-use crate::bundle::{Annotation, Run};
+use super::window::{window_runs, Shift as WindowShift, WindowSpec, Windowed};
+use crate::bundle::{Annotation, LabelRule, Run};
+use crate::model::labels::with_label_rules;
 use crate::model::{facts, Section, Thresholds};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 /// Orders that are not dimension keys.
 pub const ORDER_START: &str = "start";
@@ -207,6 +210,18 @@ impl Trend {
             && self.row.cells.get(i).is_some_and(|c| c.is_regression())
             && self.level(i) == self.level(self.baseline)
     }
+}
+
+/// Every loaded run as the Trends view judges it, as every other view judges the selected runs
+/// (`AppState::whole` then `windowed`): the label rules applied, then cut to the window (runs
+/// without a timeline stay whole, and the outcomes say so).
+pub fn trend_runs<'a>(
+    runs: impl Iterator<Item = &'a Arc<Run>>,
+    rules: &[LabelRule],
+    spec: WindowSpec,
+    shifts: &[WindowShift],
+) -> Windowed {
+    window_runs(&with_label_rules(runs, rules), spec, shifts)
 }
 
 /// The trend of `m` over `runs` (already in order) against the run `baseline`.

@@ -18,6 +18,7 @@ pub mod split;
 pub mod split_load;
 pub mod stream_cut;
 mod timeline;
+pub mod timeline_sum;
 mod types;
 mod validate;
 mod warnings;

@@ -66,6 +66,12 @@ pub struct TransactionTimeline {
     /// it is left out of the run's totals).
     #[serde(default, skip_serializing_if = "is_false")]
     pub controller: bool,
+    /// The run's samples as a whole, not a transaction: written where the tool counts no
+    /// transaction over time (Locust's history without `--csv-full-history`). It counts in the
+    /// run's figures over time and in a window's KPIs, and is never offered or matched as a
+    /// transaction (`Timeline::transaction`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub total: bool,
     /// Samples per bucket.
     pub samples: Vec<u64>,
     /// Failed samples per bucket.
@@ -125,6 +131,11 @@ impl Timeline {
                 .causes
                 .iter()
                 .all(|c| c.counts.len().is_multiple_of(2) && c.counts.chunks(2).all(|p| p[0] < n as u64))
+    }
+
+    /// The entry of transaction `name`: never a `total`.
+    pub fn transaction(&self, name: &str) -> Option<&TransactionTimeline> {
+        self.transactions.iter().find(|t| t.name == name && !t.total)
     }
 
     /// Test time (seconds after `origin_ms`) where bucket `b` starts.

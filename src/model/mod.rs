@@ -1,6 +1,7 @@
 //! The model: a workspace of loaded bundles whose runs are flattened into comparable facts.
 //! No UI and no I/O: it knows nothing of where a bundle came from.
 
+pub mod dist;
 mod facts;
 pub mod labels;
 pub mod metric;

@@ -4,12 +4,16 @@ use super::{Cell, Column, Row, Table};
 use crate::analysis::Verdict;
 use crate::bundle::{Run, RunStatus, Unit};
 use crate::model::Workspace;
+use std::sync::Arc;
 
-/// The runs of a workspace with their conditions (overview).
-pub fn runs_table(ws: &Workspace) -> Table {
+/// The runs of a workspace with their conditions (overview); a run in `judged` (the selected runs
+/// as the views judge them: label rules applied, cut to the window) is shown as judged, so that
+/// its duration and notes are the window's.
+pub fn runs_table(ws: &Workspace, judged: &[Arc<Run>]) -> Table {
     let columns = ["Run", "Release", "Dimensions", "Start", "End", "Duration", "Status", "Conditions", "Notes"];
     let rows = ws
         .all_runs()
+        .map(|r| judged.iter().find(|j| j.id == r.id).map_or(r, |j| &**j))
         .enumerate()
         .map(|(i, r)| {
             let dims = r.dimensions.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ");
@@ -110,6 +114,31 @@ mod tests {
         let t = tenants_table(&[&run]);
         let cells: Vec<String> = t.rows[0].cells.iter().map(|c| c.display()).collect();
         assert_eq!(cells, vec!["R", "t1", "DI: 3 h", "slow"]);
+    }
+
+    /// A selected run cut to the window shows the window's duration and note; the others as loaded.
+    #[test]
+    fn judged_runs_replace_the_loaded_ones() {
+        use crate::analysis::window::{window_runs, WindowSpec};
+        let mut ws = Workspace::default();
+        for (id, night) in [("a", 0), ("b", 1)] {
+            let jtl = support::jtl::ramped(120, 30, 2.0, night, 2);
+            let mut b = crate::import::import_bytes(&format!("{id}.jtl"), &jtl).unwrap().bundle;
+            b.runs[0].id = id.into();
+            b.runs[0].label = id.into();
+            ws.add(id, b, vec![]);
+        }
+        let loaded: Vec<String> = ws.all_runs().map(|r| r.duration_s.unwrap().to_string()).collect();
+        let selected: Vec<Arc<Run>> = ws.shared("b").into_iter().cloned().collect();
+        let cut = window_runs(&selected, WindowSpec::Range { from_s: 40, to_s: 100 }, &[]).runs;
+        let t = runs_table(&ws, &cut);
+        let col = |name: &str| t.columns.iter().position(|c| c.label == name).unwrap();
+        let cells = |r: usize, c: usize| t.rows[r].cells[c].display();
+        assert_eq!(cells(0, col("Duration")), runs_table(&ws, &[]).rows[0].cells[col("Duration")].display());
+        assert_eq!(cells(1, col("Duration")), crate::format::value(cut[0].duration_s.unwrap(), Unit::S));
+        assert_ne!(cut[0].duration_s.unwrap().to_string(), loaded[1], "the window is shorter than the run");
+        assert!(cells(1, col("Notes")).contains("(the window)"), "{}", cells(1, col("Notes")));
+        assert!(!cells(0, col("Notes")).contains("(the window)"));
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub struct SeriesOptions<'a> {
 fn counted<'a>(tl: &'a Timeline, only: Option<&'a str>) -> impl Iterator<Item = &'a TransactionTimeline> {
     let has_plain = tl.transactions.iter().any(|t| !t.controller);
     tl.transactions.iter().filter(move |t| match only {
-        Some(name) => t.name == name,
+        Some(name) => t.name == name && !t.total,
         None => !(has_plain && t.controller),
     })
 }
@@ -91,11 +91,12 @@ pub fn run_series(run: &Run, o: &SeriesOptions) -> Option<RunSeries> {
     })
 }
 
-/// Every transaction of the runs' timelines, in the order first seen.
+/// Every transaction of the runs' timelines, in the order first seen (a run's `total` entry is
+/// none).
 pub fn timeline_transactions<'a>(runs: impl IntoIterator<Item = &'a Run>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for tl in runs.into_iter().filter_map(Run::usable_timeline) {
-        for t in &tl.transactions {
+        for t in tl.transactions.iter().filter(|t| !t.total) {
             if !out.contains(&t.name) {
                 out.push(t.name.clone());
             }

@@ -4,7 +4,6 @@
 use crate::analysis::window::{window_runs, Windowed};
 use crate::analysis::{self, Row};
 use crate::bundle::{LabelRule, Run};
-use crate::model::labels;
 use crate::model::{Thresholds, Workspace};
 use crate::urlstate::{Theme, UrlState};
 use leptos::prelude::*;
@@ -91,11 +90,7 @@ pub fn derived<T: Send + Sync + 'static>(f: impl Fn(Option<&T>) -> T + Send + Sy
     Memo::new_with_compare(f, |_, _| true)
 }
 
-/// `runs` with the label rules `rules` applied (the same pointers when there are none).
-pub fn with_label_rules<'a>(runs: impl Iterator<Item = &'a Arc<Run>>, rules: &[LabelRule]) -> Vec<Arc<Run>> {
-    let rules = labels::Rules::new(rules);
-    runs.map(|r| if rules.is_empty() { r.clone() } else { Arc::new(labels::apply(r, &rules)) }).collect()
-}
+pub use crate::model::labels::with_label_rules;
 
 /// Plain references to shared runs, as the analysis functions take them.
 pub fn refs(runs: &[Arc<Run>]) -> Vec<&Run> {

@@ -16,7 +16,9 @@ mod text;
 use crate::exit;
 use gate::Gate;
 use runlens::analysis::{compare, criteria, Row};
-use runlens::urlstate::UrlState;
+use runlens::bundle::LabelRule;
+use runlens::model::labels::with_label_rules;
+use runlens::urlstate::{parse_label, UrlState};
 use std::path::PathBuf;
 
 const COMPARE_HELP: &str = "\
@@ -31,8 +33,14 @@ Gate:
   it fails when the viewer's summary counts a regression beyond noise. Thresholds are the bundle's
   over runlens' defaults, as in the viewer.
 
+Label rules:
+  The bundles' label_rules apply as in the viewer; each --label RULE adds one after them, in the
+  text of the viewer's label= (ids, ids:GLOB, rename:GLOB=>NAME, include:GLOB, exclude:GLOB), so
+  that transactions whose labels differ by an id still match.
+
 Examples:
   runlens compare site/history.json#last new.json --criteria criteria.toml
+  runlens compare base.jtl cand.jtl --label ids --label 'exclude:*/health*'
   runlens compare history.json#last new.json --history history.json   (also its change points)
   runlens compare history.json#last new.json --criteria ci.yaml --format markdown \\
       --viewer https://x.github.io/runlens/ --src https://x.github.io/runlens/history.json -o summary.md
@@ -85,6 +93,11 @@ pub struct CompareArgs {
     #[arg(long, value_name = "BUNDLE")]
     pub history: Option<PathBuf>,
 
+    /// A label rule, as the viewer's link writes it (label=): ids, ids:GLOB, rename:GLOB=>NAME,
+    /// include:GLOB, exclude:GLOB; repeatable, applied in order after the bundles' label_rules
+    #[arg(long = "label", value_name = "RULE")]
+    pub labels: Vec<String>,
+
     /// No warnings, and no report on standard output (the exit code alone); -o still writes it
     #[arg(short, long)]
     pub quiet: bool,
@@ -132,25 +145,44 @@ fn in_bundle(file: &str, path: &str, message: &str) -> String {
 }
 
 /// The viewer's link to the comparison: VIEWER?src=…&base=…&cand=… (`UrlState::to_query`).
-fn link(args: &CompareArgs, ids: &[String]) -> Option<String> {
+fn link(args: &CompareArgs, ids: &[String], labels: &[LabelRule]) -> Option<String> {
     let viewer = args.viewer.as_ref()?;
-    let mut state = UrlState { src: args.src.iter().cloned().collect(), ..Default::default() };
+    let mut state = UrlState { src: args.src.iter().cloned().collect(), labels: labels.to_vec(), ..Default::default() };
     state.select_runs(ids.to_vec());
     let sep = if viewer.contains('?') { '&' } else { '?' };
     Some(format!("{viewer}{sep}{}", state.to_query()))
 }
 
+/// The `--label` rules, read as the viewer reads `label=` (`urlstate::parse_label`).
+fn label_rules(args: &CompareArgs) -> Result<Vec<LabelRule>, Stop> {
+    args.labels
+        .iter()
+        .map(|v| {
+            parse_label(v).ok_or_else(|| {
+                Stop::Usage(format!(
+                    "--label {v:?} is not a label rule: write ids, ids:GLOB, rename:GLOB=>NAME, include:GLOB or exclude:GLOB"
+                ))
+            })
+        })
+        .collect()
+}
+
 /// Runs the command: the exit code (0 passed, 1 failed), or why it stopped.
 pub fn run(args: &CompareArgs) -> Result<u8, Stop> {
+    let extra = label_rules(args)?;
     let sel = inputs::select(&args.base, &args.cands, args.quiet)?;
     let ws = &sel.workspace;
-    let runs: Vec<&runlens::bundle::Run> = sel.ids.iter().filter_map(|id| ws.run(id)).collect();
+    // The bundles' label rules, then the option's, applied as the viewer applies them.
+    let mut rules = ws.label_rules();
+    rules.extend(extra.iter().cloned());
+    let ruled = with_label_rules(sel.ids.iter().filter_map(|id| ws.shared(id)), &rules);
+    let runs: Vec<&runlens::bundle::Run> = ruled.iter().map(|r| &**r).collect();
     let thresholds = ws.thresholds();
     let rows = compare(&runs, &thresholds);
     let criteria = criteria_of(args, &sel, &rows)?;
     let labels = runs.iter().map(|r| if r.label.is_empty() { r.id.clone() } else { r.label.clone() }).collect();
     let mut gate = Gate::judge(&rows, sel.ids.clone(), labels, criteria, thresholds.min_samples);
-    gate.link = link(args, &sel.ids);
+    gate.link = link(args, &sel.ids, &extra);
     gate.history = args.history.as_deref().map(|h| history::read(h, args.quiet)).transpose()?;
     let report = match args.format {
         OutputFormat::Text => text::render(&gate),

@@ -51,7 +51,7 @@ pub fn window_run(run: &Run, from_s: f64, to_s: f64) -> Option<(Run, Applied)> {
     let mut out = Run { transactions: Vec::new(), timeline: None, ..run.clone() };
     let mut exact = true;
     for t in &run.transactions {
-        match tl.transactions.iter().find(|x| x.name == t.name) {
+        match tl.transaction(&t.name) {
             Some(x) => {
                 exact &= x.exact || x.cells.is_empty();
                 out.transactions.push(window_transaction(t, x, r.clone(), seconds));

@@ -3,7 +3,6 @@
 //! file where the parts carry every distinct value (`dist`), else within a histogram bucket, said
 //! in a warning and the transaction's note. Decision 0056.
 
-pub mod dist;
 mod kpis;
 pub mod timeline;
 
@@ -12,6 +11,7 @@ use crate::bundle::{ErrorEntry, Kpi, Run, Transaction, Warning};
 use crate::import::common::{civil, samples::LabelStats};
 use std::collections::HashMap;
 
+pub use crate::model::dist;
 pub use timeline::merge_timelines;
 
 /// When two or more parts were counted from samples (several load generators of one test), their
@@ -176,8 +176,10 @@ fn finish(
         estimated.push(t.name.clone());
     }
     for key in a.first.percentiles.keys() {
-        let p = key.strip_prefix('p').and_then(crate::number::parse_f64).filter(|p| (0.0..=100.0).contains(p));
-        if let Some(v) = p.and_then(|p| a.stats.elapsed.summary(&[p])).and_then(|s| s.percentiles.first().copied()) {
+        if let Some(v) = dist::percent_of(key)
+            .and_then(|p| a.stats.elapsed.summary(&[p]))
+            .and_then(|s| s.percentiles.first().copied())
+        {
             t.percentiles.insert(key.clone(), v);
         }
     }

@@ -2,8 +2,7 @@
 //! and cells add up, the value alphabets are merged exactly, the finer timeline is re-bucketed into
 //! the coarser when its interval divides the coarser's; else there is no merged timeline.
 
-use crate::bundle::{CauseTimeline, Timeline, TransactionTimeline};
-use std::collections::BTreeMap;
+use crate::bundle::{timeline_sum, Timeline, TransactionTimeline};
 
 /// The timeline of both `a`'s and `b`'s samples, or `None` with the reason pushed to `warnings`.
 /// Both must start on a multiple of their interval (epoch-aligned, as importers make them). Users
@@ -52,39 +51,28 @@ pub fn merge_timelines(a: &Timeline, b: &Timeline, warnings: &mut Vec<String>) -
     names.extend(
         b.transactions.iter().map(|t| t.name.as_str()).filter(|n| !a.transactions.iter().any(|t| t.name == *n)),
     );
-    let find = |tl: &'_ Timeline, name: &str| tl.transactions.iter().find(|t| t.name == name).cloned();
+    let sides = [a, b];
+    let at_side = |p: usize, i: usize| sides.get(p).map_or(usize::MAX, |t| at(t, i));
     let transactions = names
         .iter()
         .map(|name| {
-            let mut acc = TransactionTimeline { name: name.to_string(), ..Default::default() };
-            let sides: Vec<(&Timeline, TransactionTimeline)> =
-                [a, b].into_iter().filter_map(|tl| find(tl, name).map(|t| (tl, t))).collect();
-            add_transactions(&mut acc, &sides, n, &at);
-            acc
+            let found: Vec<(usize, &TransactionTimeline)> = sides
+                .iter()
+                .enumerate()
+                .filter_map(|(p, tl)| tl.transactions.iter().find(|t| t.name == *name).map(|t| (p, t)))
+                .collect();
+            let parts: Vec<&TransactionTimeline> = found.iter().map(|f| f.1).collect();
+            let at_found = |k: usize, i: usize| found.get(k).map_or(usize::MAX, |f| at_side(f.0, i));
+            let mut t = timeline_sum::add_transactions(name, &parts, n, &at_found);
+            t.controller = parts.iter().any(|t| t.controller);
+            t
         })
         .collect();
-    let mut causes: BTreeMap<(String, Option<String>, String), Vec<u64>> = BTreeMap::new();
-    let mut cause_order = Vec::new();
-    for tl in [a, b] {
-        for c in &tl.causes {
-            let key = (c.transaction.clone(), c.code.clone(), c.message.clone());
-            let counts = causes.entry(key.clone()).or_insert_with(|| {
-                cause_order.push(key);
-                vec![0; n]
-            });
-            for p in c.counts.chunks_exact(2) {
-                counts[at(tl, p[0] as usize)] += p[1];
-            }
-        }
-    }
-    let causes = cause_order
-        .into_iter()
-        .filter_map(|key| {
-            let counts = causes.remove(&key)?;
-            let pairs = counts.iter().enumerate().filter(|(_, c)| **c > 0).flat_map(|(b, c)| [b as u64, *c]).collect();
-            Some(CauseTimeline { transaction: key.0, code: key.1, message: key.2, counts: pairs })
-        })
-        .collect();
+    let causes = timeline_sum::add_causes(
+        sides.iter().enumerate().flat_map(|(p, tl)| tl.causes.iter().map(move |c| (p, c))),
+        n,
+        &at_side,
+    );
     Some(Timeline {
         start_ms: start,
         origin_ms: a.origin_ms.min(b.origin_ms),
@@ -94,48 +82,6 @@ pub fn merge_timelines(a: &Timeline, b: &Timeline, warnings: &mut Vec<String>) -
         transactions,
         causes,
     })
-}
-
-/// Adds each side's samples, errors, sums and cells into `acc`, with the values of both sides as
-/// one ascending alphabet.
-fn add_transactions(
-    acc: &mut TransactionTimeline,
-    sides: &[(&Timeline, TransactionTimeline)],
-    n: usize,
-    at: &dyn Fn(&Timeline, usize) -> usize,
-) {
-    let mut values: Vec<f64> = sides.iter().flat_map(|(_, t)| t.values_ms.iter().copied()).collect();
-    values.sort_by(f64::total_cmp);
-    values.dedup();
-    let index = |v: f64| values.binary_search_by(|x| x.total_cmp(&v)).unwrap_or(0) as u64;
-    acc.samples = vec![0; n];
-    acc.errors = vec![0; n];
-    let with_sums = sides.iter().all(|(_, t)| !t.sum_ms.is_empty());
-    let with_cells = sides.iter().all(|(_, t)| !t.cells.is_empty());
-    acc.sum_ms = if with_sums { vec![0.0; n] } else { vec![] };
-    let mut cells: Vec<BTreeMap<u64, u64>> = if with_cells { vec![BTreeMap::new(); n] } else { vec![] };
-    acc.exact = with_cells && sides.iter().all(|(_, t)| t.exact);
-    acc.relative_error = sides.iter().filter_map(|(_, t)| t.relative_error).reduce(f64::max);
-    acc.controller = sides.iter().any(|(_, t)| t.controller);
-    for (tl, t) in sides {
-        for i in 0..t.samples.len() {
-            let j = at(tl, i);
-            acc.samples[j] += t.samples[i];
-            acc.errors[j] += t.errors.get(i).copied().unwrap_or(0);
-            if let (Some(s), Some(x)) = (acc.sum_ms.get_mut(j), t.sum_ms.get(i)) {
-                *s += x;
-            }
-            if let (Some(c), Some(cell)) = (cells.get_mut(j), t.cells.get(i)) {
-                for p in cell.chunks_exact(2) {
-                    if let Some(v) = t.values_ms.get(p[0] as usize) {
-                        *c.entry(index(*v)).or_insert(0) += p[1];
-                    }
-                }
-            }
-        }
-    }
-    acc.values_ms = if with_cells { values } else { vec![] };
-    acc.cells = cells.into_iter().map(|m| m.into_iter().flat_map(|(v, c)| [v, c]).collect()).collect();
 }
 
 #[cfg(test)]

@@ -176,12 +176,16 @@ fn timeline(out: &mut String, t: &crate::bundle::Timeline) {
     };
     let _ = writeln!(
         out,
-        "  timeline {}s x{} offset={}ms{} txns={} exact={} cells={} samples={} errors={} causes={}{}",
+        "  timeline {}s x{} offset={}ms{} txns={}{} exact={} cells={} samples={} errors={} causes={}{}",
         t.interval_s,
         t.buckets,
         t.origin_ms - t.start_ms,
         t.users.iter().max().map_or(String::new(), |u| format!(" users<={u}")),
-        t.transactions.len(),
+        t.transactions.iter().filter(|x| !x.total).count(),
+        match t.transactions.iter().filter(|x| x.total).count() {
+            0 => String::new(),
+            n => format!(" totals={n}"),
+        },
         t.transactions.iter().filter(|x| x.exact).count(),
         t.transactions.iter().map(|x| x.cells.iter().map(|c| c.len() / 2).sum::<usize>()).sum::<usize>(),
         sum(|x| &x.samples),

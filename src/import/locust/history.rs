@@ -11,6 +11,9 @@
 //! - run KPIs from the last `Aggregated` row (samples, error rate, mean) and the throughput over the
 //!   history's first to last row; the run's start, end and duration from the timestamps, and the
 //!   peak user count as the `users` dimension.
+//! - a timeline of requests and failures per request name; without per-name rows, of the
+//!   `Aggregated` total marked `total` (the run's counts over time, no transaction: the run has
+//!   none to match, and the Timeline's picker and the window's per-transaction cut leave it out).
 
 use super::{file_run, for_each_row, is_total, total_kpis, transaction, txn_name, Cols, Row, COARSE_NOTE};
 use crate::bundle::{LoadError, LoadErrorKind, Run, Unit};
@@ -151,12 +154,16 @@ pub fn import(ctx: &mut Ctx, input: Box<dyn BufRead + '_>) -> Result<Run, LoadEr
     } else {
         "as Locust wrote it: since the test started (Locust 1.2 and later) or over its last 10 s (older)"
     };
-    // Per request name when the file has them, else the total as one entry.
+    // Per request name when the file has them, else the total as one entry marked `total`: the
+    // run's samples, errors and throughput over time, and no transaction (the run has none).
     let per_name = state.tracks.iter().filter(|t| !full_history || t.name != "locust");
-    let run_timeline = timeline_of(
+    let mut run_timeline = timeline_of(
         per_name.map(|t| (if t.name == "locust" { "Aggregated" } else { t.name.as_str() }, false, &t.seconds)),
         &state.active,
     );
+    if !full_history {
+        run_timeline.iter_mut().flat_map(|tl| &mut tl.transactions).for_each(|t| t.total = true);
+    }
     let mut run = file_run(ctx);
     run.timeline = run_timeline;
     run.start = Some(civil::iso_utc(start));

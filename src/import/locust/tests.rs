@@ -167,3 +167,43 @@ fn history_timeline_counts_differences_of_the_totals_and_restarts_after_a_reset(
     assert_eq!((a.name.as_str(), &a.samples, &a.errors), ("GET /a", &vec![4, 5, 0, 3], &vec![1, 0, 0, 2]));
     assert!(a.values_ms.is_empty() && a.cells.is_empty() && a.sum_ms.is_empty() && !a.exact);
 }
+
+/// Without `--csv-full-history` the history counts the run as a whole: its timeline entry is the
+/// run's total (samples, errors, throughput over time, and the window's KPIs), no transaction the
+/// Timeline's picker offers or the window cuts; with per-name rows nothing is a total.
+#[test]
+fn history_without_per_name_rows_gives_a_run_total_and_no_phantom_transaction() {
+    use crate::analysis::window::window_run;
+    use crate::tables::{run_series, timeline_transactions, SeriesOptions};
+    let text = "Timestamp,User Count,Type,Name,Requests/s,Failures/s,50%,Total Request Count,Total Failure Count\n\
+1700000000,2,,Aggregated,0,0,10,4,1\n\
+1700000001,5,,Aggregated,0,0,10,9,1\n\
+1700000002,5,,Aggregated,0,0,10,15,3\n\
+1700000003,4,,Aggregated,0,0,10,22,3\n";
+    let run = &imp("x_stats_history.csv", text).bundle.runs[0];
+    let tl = run.timeline.as_ref().expect("a timeline");
+    let [total] = &tl.transactions[..] else { panic!("{:?}", tl.transactions) };
+    // 4, 9 − 4, 15 − 9, 22 − 15 requests; 1, 0, 2, 0 failures.
+    assert!(total.total, "the entry is the run's total");
+    assert_eq!((&total.samples, &total.errors), (&vec![4, 5, 6, 7], &vec![1, 0, 2, 0]));
+    assert!(run.transactions.is_empty() && tl.transaction("Aggregated").is_none());
+    assert!(timeline_transactions([run]).is_empty(), "the picker offers no transaction");
+    let all = SeriesOptions { percentile: 95, transaction: None, clock: false };
+    let s = run_series(run, &all).expect("series");
+    assert_eq!((s.throughput, s.errors), (vec![4.0, 5.0, 6.0, 7.0], vec![1.0, 0.0, 2.0, 0.0]));
+    let one = SeriesOptions { transaction: Some("Aggregated"), ..all };
+    assert_eq!(run_series(run, &one).map(|s| s.throughput), Some(vec![0.0; 4]), "not a transaction");
+    // The window [1 s, 3 s): buckets 1 and 2, 11 samples of which 2 failed.
+    let (cut, applied) = window_run(run, 1.0, 3.0).expect("cut");
+    assert_eq!(applied.samples, 11);
+    assert!(cut.transactions.is_empty());
+    let k = |name: &str| cut.kpis.iter().find(|k| k.name == name).map(|k| k.value);
+    assert_eq!((k("Samples"), k("Error rate")), (Some(11.0), Some(2.0 * 100.0 / 11.0)));
+
+    let full = "Timestamp,User Count,Type,Name,Requests/s,Failures/s,50%,Total Request Count,Total Failure Count\n\
+1700000000,2,GET,/a,0,0,10,4,1\n\
+1700000000,2,,Aggregated,0,0,10,4,1\n";
+    let run = &imp("x_stats_history.csv", full).bundle.runs[0];
+    let tl = run.timeline.as_ref().expect("a timeline");
+    assert!(tl.transactions.iter().all(|t| !t.total) && tl.transaction("GET /a").is_some());
+}

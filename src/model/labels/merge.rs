@@ -2,9 +2,12 @@
 //! or left out, and those that end up with one name merged into one transaction.
 
 use super::Rules;
-use crate::bundle::{Histogram, Run, Transaction};
-use crate::import::common::samples::nearest_rank;
+#[cfg(test)]
+pub(super) use crate::bundle::timeline_sum::{from_ordered, ordered};
+use crate::bundle::{LabelRule, Run, Transaction};
+use crate::model::dist::{self, percent_of, Dist};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// `run` with its transaction labels mapped by `rules`. Transactions that end up with one name
 /// become one, where the first of them was (`merge_transactions`).
@@ -21,6 +24,13 @@ pub fn apply(run: &Run, rules: &Rules) -> Run {
         super::timeline::apply(tl, rules);
     }
     out
+}
+
+/// `runs` with the label rules `rules` applied (the same pointers when there are none): what the
+/// viewer judges (`AppState::whole`) and `runlens compare` compares.
+pub fn with_label_rules<'a>(runs: impl Iterator<Item = &'a Arc<Run>>, rules: &[LabelRule]) -> Vec<Arc<Run>> {
+    let rules = Rules::new(rules);
+    runs.map(|r| if rules.is_empty() { r.clone() } else { Arc::new(apply(r, &rules)) }).collect()
 }
 
 /// Items renamed by `rules` (or left out), grouped by their new name in order of first appearance.
@@ -61,47 +71,12 @@ fn sum_all<T: Copy + std::iter::Sum<T>>(parts: &[Transaction], f: impl Fn(&Trans
     all(parts, f).map(|v| v.into_iter().sum())
 }
 
-/// The sum of `histograms` (bounds from every part, counts added where bounds are equal), when
-/// each holds as many samples as its transaction says.
-fn merged_histogram(parts: &[Transaction]) -> Option<Histogram> {
-    let mut counts: BTreeMap<u64, u64> = BTreeMap::new();
-    for t in parts {
-        let h = t.histogram.as_ref()?;
-        let n = crate::analysis::noise::histogram_samples(h)?;
-        if t.samples.is_some_and(|s| s != n) {
-            return None;
-        }
-        for (v, c) in h.upper_bounds_ms.iter().zip(&h.counts) {
-            *counts.entry(ordered(*v)).or_default() += c;
-        }
-    }
-    let mut out = Histogram::default();
-    for (k, c) in counts {
-        out.upper_bounds_ms.push(from_ordered(k));
-        out.counts.push(c);
-    }
-    Some(out)
-}
-
-/// `v` as a key that sorts as `f64::total_cmp` does (so a `BTreeMap` orders values without a
-/// sort of floats of its own in the page).
-pub(super) fn ordered(v: f64) -> u64 {
-    let b = v.to_bits();
-    if b >> 63 == 1 {
-        !b
-    } else {
-        b | 1 << 63
-    }
-}
-
-/// The value of an `ordered` key.
-pub(super) fn from_ordered(k: u64) -> f64 {
-    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
-}
-
-/// The percentile a `percentiles` key names ("p75" → 75, "p99.9" → 99.9).
-fn percent_of(key: &str) -> Option<f64> {
-    key.strip_prefix('p').and_then(crate::number::parse_f64).filter(|p| (0.0..=100.0).contains(p))
+/// The sum of the parts' distributions (`model::dist`, from their histograms), when each holds
+/// as many samples as its transaction says and they hold some.
+fn merged_distribution(parts: &[Transaction]) -> Option<Dist> {
+    let each: Option<Vec<Dist>> =
+        parts.iter().map(|t| dist::of(t, None).filter(|d| t.samples.is_none_or(|n| n == d.count()))).collect();
+    Some(Dist::sum(&each?)).filter(|d| d.count() > 0)
 }
 
 /// Transactions of one name merged into one: samples, errors, bytes and throughputs added; mean
@@ -119,14 +94,10 @@ pub fn merge_transactions(name: &str, mut parts: Vec<Transaction>) -> Option<Tra
         let n = samples.filter(|n| *n > 0)? as f64;
         all(&parts, |t| Some(f(t)? * t.samples? as f64)).map(|v| v.into_iter().sum::<f64>() / n)
     };
-    let hist = merged_histogram(&parts);
-    let n_hist = hist.as_ref().and_then(crate::analysis::noise::histogram_samples);
-    let pct = |p: f64, f: fn(&Transaction) -> Option<f64>| match (&hist, n_hist) {
-        (Some(h), Some(n)) => {
-            let sorted: Vec<(f64, u64)> = h.upper_bounds_ms.iter().copied().zip(h.counts.iter().copied()).collect();
-            Some(nearest_rank(&sorted, n, p))
-        }
-        _ => weighted(f),
+    let hist = merged_distribution(&parts);
+    let pct = |p: f64, f: fn(&Transaction) -> Option<f64>| match &hist {
+        Some(d) => Some(d.percentile(p)),
+        None => weighted(f),
     };
     // Maps filled one by one: `collect` into a map would bring a sort of its own to the page.
     let mut percentiles = BTreeMap::new();
@@ -172,7 +143,7 @@ pub fn merge_transactions(name: &str, mut parts: Vec<Transaction>) -> Option<Tra
         bytes_received: sum_all(&parts, |t| t.bytes_received),
         bytes_sent: sum_all(&parts, |t| t.bytes_sent),
         percentiles,
-        histogram: hist,
+        histogram: hist.as_ref().map(Dist::to_histogram),
         note: Some(note),
     })
 }

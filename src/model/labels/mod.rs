@@ -6,7 +6,7 @@ mod merge;
 mod rules;
 mod timeline;
 
-pub use merge::{apply, merge_transactions};
+pub use merge::{apply, merge_transactions, with_label_rules};
 pub use rules::{collapse_ids, describe, problem, Rules, ID};
 
 #[cfg(test)]

@@ -231,3 +231,26 @@ fn ordered_keys_sort_as_total_cmp_and_come_back() {
     );
     assert!(v.iter().all(|x| merge::from_ordered(merge::ordered(*x)).to_bits() == x.to_bits()));
 }
+
+#[test]
+fn a_run_total_in_the_timeline_is_no_label_and_stays() {
+    let entry = |name: &str, total: bool| TransactionTimeline {
+        name: name.into(),
+        samples: vec![3],
+        errors: vec![1],
+        total,
+        ..Default::default()
+    };
+    let run = Run {
+        timeline: Some(Timeline {
+            interval_s: 1,
+            buckets: 1,
+            transactions: vec![entry("Aggregated", true), entry("Aggregated", false)],
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let out = apply(&run, &Rules::new(&[rule(LabelRuleKind::Exclude, "Agg*", None)]));
+    let tl = out.timeline.unwrap();
+    assert_eq!(tl.transactions, [entry("Aggregated", true)], "the total stays, the transaction of its name goes");
+}

@@ -114,7 +114,7 @@ fn headline_card(r: &Row, i: usize, c: &Cell, labels: &[String]) -> impl IntoVie
 #[component]
 fn RunsTables() -> impl IntoView {
     let state = crate::ui::use_app_state();
-    let runs = crate::ui::derived(move |_| state.workspace.with(runs_table));
+    let runs = crate::ui::derived(move |_| state.runs.with(|rs| state.workspace.with(|w| runs_table(w, rs))));
     let tenants = crate::ui::derived(move |_| state.runs.with(|rs| tenants_table(&crate::ui::refs(rs))));
     view! {
         <section aria-label="Runs">

@@ -8,7 +8,10 @@ mod chart;
 mod marks;
 mod shifts;
 
-use crate::analysis::trend::{default_order, order_value, ordered, orders, trend, trend_metrics, Trend, TrendMetric};
+use crate::analysis::trend::{
+    default_order, order_value, ordered, orders, trend, trend_metrics, trend_runs, Trend, TrendMetric,
+};
+use crate::analysis::window::{Outcome, Windowed};
 use crate::bundle::Run;
 use crate::tables::{trend_table, Table};
 use crate::ui::components::chart::Chart;
@@ -25,8 +28,10 @@ const MAX_CHOICES: usize = 400;
 /// What the page derives from the workspace and the URL.
 #[derive(Clone, Copy)]
 struct TrendMemos {
-    /// Every loaded run, in the workspace's order.
+    /// Every loaded run, in the workspace's order, as the views judge them (label rules, window).
     all: Memo<Vec<Arc<Run>>>,
+    /// The same, and what the window did to each.
+    cut: Memo<Windowed>,
     order_choices: Memo<Vec<String>>,
     order: Memo<String>,
     metrics: Memo<Vec<TrendMetric>>,
@@ -39,11 +44,16 @@ struct TrendMemos {
 }
 
 fn trend_memos(state: AppState) -> TrendMemos {
-    let all: Memo<Vec<Arc<Run>>> = crate::ui::derived(move |_| {
+    // Every loaded run after the label rules, cut to the window as the selected runs are
+    // (`AppState::windowed`): the window alone, so that other URL changes never cut them again.
+    let window = Memo::new(move |_| state.url.with(|u| (u.window, u.shifts.clone())));
+    let cut: Memo<Windowed> = crate::ui::derived(move |_| {
+        let (spec, shifts) = window.get();
         state
             .label_rules
-            .with(|rules| state.workspace.with(|w| crate::ui::with_label_rules(w.runs.iter().map(|r| &r.run), rules)))
+            .with(|rules| state.workspace.with(|w| trend_runs(w.runs.iter().map(|r| &r.run), rules, spec, &shifts)))
     });
+    let all: Memo<Vec<Arc<Run>>> = crate::ui::derived(move |_| cut.with(|c| c.runs.clone()));
     let order_choices = Memo::new(move |_| all.with(|r| orders(&crate::ui::refs(r))));
     let order = Memo::new(move |_| {
         let asked = state.url.with(|u| u.order.clone());
@@ -71,7 +81,7 @@ fn trend_memos(state: AppState) -> TrendMemos {
             Some((t, labels, threshold))
         })
     });
-    TrendMemos { all, order_choices, order, metrics, metric, choices, baseline, data }
+    TrendMemos { all, cut, order_choices, order, metrics, metric, choices, baseline, data }
 }
 
 /// The labels of the metrics whose name holds `filter` (lower-cased), at most `MAX_CHOICES`.
@@ -105,7 +115,7 @@ pub fn Trends() -> impl IntoView {
                     <OrderPicker order=m.order choices=m.order_choices/>
                     <ThresholdEditor/>
                 </div>
-                <TrendHint all=m.all baseline=m.baseline order=m.order/>
+                <TrendHint all=m.all cut=m.cut baseline=m.baseline order=m.order/>
                 <Chart figure=chart label="The chosen metric across the runs in order, the baseline marked" file_name="runlens-trend"/>
                 <shifts::ShiftList data=m.data/>
                 <TrendTable table/>
@@ -187,7 +197,12 @@ fn OrderPicker(order: Memo<String>, choices: Memo<Vec<String>>) -> impl IntoView
 
 /// Which runs the trend shows, against which baseline, and where runs without an order value go.
 #[component]
-fn TrendHint(all: Memo<Vec<Arc<Run>>>, baseline: Memo<Option<String>>, order: Memo<String>) -> impl IntoView {
+fn TrendHint(
+    all: Memo<Vec<Arc<Run>>>,
+    cut: Memo<Windowed>,
+    baseline: Memo<Option<String>>,
+    order: Memo<String>,
+) -> impl IntoView {
     let state = crate::ui::use_app_state();
     let hint = move || {
         let n = all.with(Vec::len);
@@ -201,9 +216,40 @@ fn TrendHint(all: Memo<Vec<Arc<Run>>>, baseline: Memo<Option<String>>, order: Me
         } else {
             String::new()
         };
-        format!("All {n} loaded runs, each against the baseline {b} (pick another baseline above){tail}.")
+        format!(
+            "All {n} loaded runs, each against the baseline {b} (pick another baseline above){tail}.{}",
+            window_words(&cut)
+        )
     };
     view! { <p class="hint">{hint}</p> }
+}
+
+/// What the window did to the runs of the trend, as the window bar says it of the selected runs.
+fn window_words(cut: &Memo<Windowed>) -> String {
+    cut.with(|c| {
+        if c.outcomes.is_empty() {
+            return String::new();
+        }
+        let cut_runs = c.outcomes.iter().filter(|o| matches!(o, Outcome::Cut { .. })).count();
+        let no_timeline = c.outcomes.iter().filter(|o| matches!(o, Outcome::NoTimeline)).count();
+        let no_plateau = c.outcomes.iter().filter(|o| matches!(o, Outcome::NoPlateau)).count();
+        let mut words = format!(" {} cut to the window", crate::format::count(cut_runs, "run", "runs"));
+        if no_timeline > 0 {
+            words.push_str(&format!(
+                "; {} no timeline and {} judged whole",
+                crate::format::count(no_timeline, "has", "have"),
+                if no_timeline == 1 { "is" } else { "are" }
+            ));
+        }
+        if no_plateau > 0 {
+            words.push_str(&format!(
+                "; {} judged whole (no steady state found)",
+                crate::format::count(no_plateau, "run", "runs")
+            ));
+        }
+        words.push('.');
+        words
+    })
 }
 
 /// The trend's table, once there is a trend.

@@ -1,6 +1,8 @@
 //! `merge_timelines` against timelines built straight from the raw samples of both generators.
 
 use super::*;
+use crate::bundle::CauseTimeline;
+use std::collections::BTreeMap;
 
 /// One sample: start (epoch ms), response time, failed, transaction, cause code.
 type S = (i64, f64, bool, &'static str);

@@ -197,6 +197,7 @@ fn transaction(grid: &Grid, name: &str, controller: bool, s: &Seconds, sc: &mut 
         values_ms: c.values_ms,
         exact: c.exact,
         cells: c.cells,
+        total: false,
     }
 }
 

@@ -1,9 +1,13 @@
 //! A transaction's latency distribution read back from a bundle: every distinct value with its
 //! count, when the bundle carries them (a histogram whose buckets each hold one value, or an exact
-//! timeline), else the histogram's buckets, which merge within a bucket's width.
+//! timeline), else the histogram's buckets, which merge within a bucket's width. The one reading
+//! of transactions' distributions that both merges use: label rules' (`model::labels`) and the
+//! load generators' (`assemble::merge`).
 
-use crate::bundle::{Timeline, Transaction};
+use crate::bundle::timeline_sum::{from_ordered, ordered};
+use crate::bundle::{Histogram, Timeline, Transaction};
 use crate::import::common::samples::nearest_rank;
+use std::collections::BTreeMap;
 
 /// (value, count) pairs in ascending order, and whether they are the samples' own values.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,6 +20,38 @@ impl Dist {
     pub fn count(&self) -> u64 {
         self.pairs.iter().map(|p| p.1).sum()
     }
+
+    /// The nearest-rank `p`-th percentile.
+    pub fn percentile(&self, p: f64) -> f64 {
+        nearest_rank(&self.pairs, self.count(), p)
+    }
+
+    /// The distributions added: counts of one value summed (exact when every part is).
+    pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Dist>) -> Dist {
+        // Inserted one by one: `collect` into a map would bring a sort of its own to the page.
+        let mut counts: BTreeMap<u64, u64> = BTreeMap::new();
+        let mut exact = true;
+        for d in parts {
+            exact &= d.exact;
+            for (v, c) in &d.pairs {
+                *counts.entry(ordered(*v)).or_default() += c;
+            }
+        }
+        Dist { pairs: counts.into_iter().map(|(k, c)| (from_ordered(k), c)).collect(), exact }
+    }
+
+    /// As a histogram whose bounds are the values.
+    pub fn to_histogram(&self) -> Histogram {
+        Histogram {
+            upper_bounds_ms: self.pairs.iter().map(|p| p.0).collect(),
+            counts: self.pairs.iter().map(|p| p.1).collect(),
+        }
+    }
+}
+
+/// The percentile a `percentiles` key names ("p75" → 75, "p99.9" → 99.9).
+pub fn percent_of(key: &str) -> Option<f64> {
+    key.strip_prefix('p').and_then(crate::number::parse_f64).filter(|p| (0.0..=100.0).contains(p))
 }
 
 /// The distribution of `t`: from its timeline entry when that is exact, else from its histogram
@@ -67,7 +103,7 @@ fn from_timeline(name: &str, tl: &Timeline) -> Option<Dist> {
     if !tl.is_well_formed() {
         return None;
     }
-    let t = tl.transactions.iter().find(|t| t.name == name && t.exact && !t.cells.is_empty())?;
+    let t = tl.transaction(name).filter(|t| t.exact && !t.cells.is_empty())?;
     let mut counts = vec![0u64; t.values_ms.len()];
     for cell in &t.cells {
         for p in cell.chunks_exact(2) {
