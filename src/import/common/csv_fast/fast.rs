@@ -24,7 +24,7 @@ const QUOTE: u8 = b'"';
 
 /// The positions of the bytes of `chunk` that are `delim`, `"`, `\n` or `\r`, as bits.
 #[inline(always)]
-fn mask16(chunk: &[u8; 16], delim: u8) -> u32 {
+pub(super) fn mask16(chunk: &[u8; 16], delim: u8) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::*;

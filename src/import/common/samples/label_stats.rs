@@ -48,7 +48,7 @@ impl Default for Sample {
 }
 
 impl LabelStats {
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, s: &Sample) {
         match s.elapsed_ms {
             Some(e) => {

@@ -34,6 +34,13 @@ pub struct Seconds {
     /// Earliest and latest start, epoch ms (`i64::MAX`, `i64::MIN` before any).
     first_ms: i64,
     last_ms: i64,
+    /// `packed` is compacted when this long (see `compact`; not sent between workers).
+    #[borsh(skip)]
+    compact_at: usize,
+    /// The last sample's second: (its first epoch ms, its offset from `base`), so that samples
+    /// of the same second skip the division (not sent between workers).
+    #[borsh(skip)]
+    last_second: Option<(i64, i64)>,
 }
 
 impl Default for Seconds {
@@ -45,6 +52,8 @@ impl Default for Seconds {
             wide: Vec::new(),
             first_ms: i64::MAX,
             last_ms: i64::MIN,
+            compact_at: COMPACT_AT,
+            last_second: None,
         }
     }
 }
@@ -94,7 +103,10 @@ impl Seconds {
     #[inline(always)]
     pub fn add(&mut self, t: i64, elapsed_ms: Option<u64>, count: u64, errors: u64) {
         self.widen(t);
-        let off = t.div_euclid(1000).wrapping_sub(self.base);
+        let off = match self.last_second {
+            Some((from, off)) if (t.wrapping_sub(from) as u64) < 1000 => off,
+            _ => self.new_second(t),
+        };
         let value = match elapsed_ms {
             Some(e) if e < NO_VALUE => e,
             None => NO_VALUE,
@@ -102,7 +114,7 @@ impl Seconds {
         };
         if count == 1 && errors <= 1 && value <= NO_VALUE && off == i64::from(off as i32) {
             self.packed.push((u64::from(off as i32 as u32) << 32) | (errors << 31) | value);
-            if self.packed.len() >= COMPACT_AT.max(self.runs.len()) {
+            if self.packed.len() >= self.compact_at {
                 self.compact();
             }
         } else {
@@ -110,11 +122,23 @@ impl Seconds {
         }
     }
 
+    /// The offset of the second of `t` (epoch ms), kept as the last second.
+    #[inline(always)]
+    fn new_second(&mut self, t: i64) -> i64 {
+        let second = t.div_euclid(1000);
+        let off = second.wrapping_sub(self.base);
+        self.last_second = Some((second.wrapping_mul(1000), off));
+        off
+    }
+
     /// Folds `packed` into `runs`. Next time when `packed` is as long as `runs` (at least
-    /// `COMPACT_AT`): each sample is sorted and merged a few times at most.
+    /// `COMPACT_AT`): each sample is sorted and merged a few times at most. When fewer than a
+    /// quarter of the samples folded into runs of others (nearly every sample is distinct, and a
+    /// run takes twice a sample's bytes), next time only when `packed` is twice as long as now.
     #[cold]
     #[inline(never)]
     fn compact(&mut self) {
+        let (samples, runs_before) = (self.packed.len(), self.runs.len());
         self.packed.sort_unstable();
         let mut fresh: Vec<(u64, u64)> = Vec::new();
         for p in self.packed.drain(..) {
@@ -124,6 +148,9 @@ impl Seconds {
             }
         }
         self.runs = merge_runs(std::mem::take(&mut self.runs), fresh);
+        let folded = (runs_before + samples).saturating_sub(self.runs.len());
+        let poor = folded < samples / 4;
+        self.compact_at = if poor { samples.saturating_mul(2) } else { COMPACT_AT.max(self.runs.len()) };
     }
 
     /// Every sample as (packed sample, how many): the compacted ones, then the others.
@@ -236,13 +263,34 @@ pub struct Users {
     dense: Vec<u32>,
     /// (epoch second, users) of reports before `base` or too far after it.
     far: Vec<(i64, u32)>,
+    /// The last report's second in `dense`: (its first epoch ms, its index), so that reports of
+    /// the same second skip the division (not sent between workers).
+    #[borsh(skip)]
+    last_second: Option<(i64, usize)>,
 }
 
 impl Users {
     /// `n` users active at `t` (epoch ms).
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, t: i64, n: u64) {
-        self.add_at(t.div_euclid(1000), n.min(u64::from(u32::MAX)) as u32);
+        let n = n.min(u64::from(u32::MAX)) as u32;
+        if let Some((from, i)) = self.last_second {
+            if let Some(u) = self.dense.get_mut(i).filter(|_| (t.wrapping_sub(from) as u64) < 1000) {
+                *u = (*u).max(n);
+                return;
+            }
+        }
+        self.add_new(t, n);
+    }
+
+    #[inline(never)]
+    fn add_new(&mut self, t: i64, n: u32) {
+        let second = t.div_euclid(1000);
+        self.add_at(second, n);
+        let i = second.wrapping_sub(self.base);
+        if (0..self.dense.len() as i64).contains(&i) {
+            self.last_second = Some((second.wrapping_mul(1000), i as usize));
+        }
     }
 
     #[inline]

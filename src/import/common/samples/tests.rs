@@ -100,3 +100,37 @@ fn labels_keep_first_appearance_order_across_merges() {
     let kpis = run_kpis(&a.total(), a.run_window());
     assert_eq!(kpis.iter().find(|k| k.name == "Error rate").unwrap().value, 100.0 / 3.0);
 }
+
+/// (second offset, failed, value) → samples, from `Seconds::entries`.
+fn entry_counts(s: &Seconds) -> std::collections::BTreeMap<(i64, bool, u64), u64> {
+    let mut out = std::collections::BTreeMap::new();
+    for (p, c) in s.entries() {
+        *out.entry(super::seconds::unpack(p)).or_insert(0) += c;
+    }
+    out
+}
+
+#[test]
+fn compaction_keeps_every_sample_and_waits_longer_when_samples_are_distinct() {
+    const N: u64 = 300_000;
+    let t0 = 1_700_000_000_000i64;
+    let (mut distinct, mut repeated) = (Seconds::default(), Seconds::default());
+    let (mut want_distinct, mut want_repeated) = (std::collections::BTreeMap::new(), std::collections::BTreeMap::new());
+    for i in 0..N {
+        // Every sample its own (second, value): compaction folds nothing.
+        let (t, e, failed) = (t0 + i as i64 * 10, i % 100_000, i % 7 == 0);
+        distinct.add(t, Some(e), 1, u64::from(failed));
+        *want_distinct.entry(((t - t0) / 1000, failed, e)).or_insert(0) += 1;
+        // Ten values in three seconds: compaction folds nearly everything.
+        let (t, e) = (t0 + (i % 3) as i64 * 1000 + 5, 100 + i % 10);
+        repeated.add(t, Some(e), 1, 0);
+        *want_repeated.entry(((t - t0) / 1000, false, e)).or_insert(0) += 1;
+    }
+    assert_eq!(entry_counts(&distinct), want_distinct);
+    assert_eq!(entry_counts(&repeated), want_repeated);
+    // Distinct samples: compacted at 65,536 (folding none), then only at twice that; the rest wait.
+    let c = 1usize << 16;
+    assert_eq!((distinct.runs.len(), distinct.packed.len()), (3 * c, N as usize - 3 * c));
+    assert_eq!(repeated.runs.len(), 30);
+    assert!(repeated.packed.len() < c);
+}
