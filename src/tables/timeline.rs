@@ -56,13 +56,7 @@ pub fn run_series(run: &Run, o: &SeriesOptions) -> Option<RunSeries> {
     };
     let latency_ms = (0..n)
         .map(|b| {
-            let mut cells: Vec<(f64, u64)> = parts
-                .iter()
-                .flat_map(|t| {
-                    let cell = t.cells.get(b).map_or(&[][..], |c| c.as_slice());
-                    cell.chunks_exact(2).filter_map(|p| t.values_ms.get(p[0] as usize).map(|v| (*v, p[1])))
-                })
-                .collect();
+            let mut cells: Vec<(f64, u64)> = parts.iter().flat_map(|t| t.cell(b).map(|(_, v, n)| (v, n))).collect();
             crate::order::sort_by(&mut cells, |a, b| a.0.total_cmp(&b.0));
             let count: u64 = cells.iter().map(|c| c.1).sum();
             (count > 0).then(|| nearest_rank(&cells, count, o.percentile as f64))

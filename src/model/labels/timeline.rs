@@ -95,12 +95,7 @@ fn merge(mut parts: Vec<TransactionTimeline>) -> Option<TransactionTimeline> {
                 let moved: Vec<Vec<u64>> = parts
                     .iter()
                     .zip(&remap)
-                    .map(|(t, m)| {
-                        let cell = t.cells.get(b).map_or(&[][..], Vec::as_slice);
-                        cell.chunks_exact(2)
-                            .flat_map(|p| [m.get(p[0] as usize).copied().unwrap_or_default(), p[1]])
-                            .collect()
-                    })
+                    .map(|(t, m)| t.cell(b).filter_map(|(i, _, n)| Some([*m.get(i)?, n])).flatten().collect())
                     .collect();
                 add_pairs(&moved)
             })
