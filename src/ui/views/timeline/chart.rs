@@ -140,6 +140,12 @@ fn layout(n: usize, titles: &[&'static str], runs: &[(usize, RunSeries)], frame:
         x.set("type", Attr::of(AxisType::Date));
     }
     x.set("anchor", AXES[n - 1].0);
+    // The runs' buckets, not the resources' points beyond them (kept so their lines cross the edges).
+    let lo = runs.iter().map(|(_, s)| s.span.0).reduce(f64::min);
+    let hi = runs.iter().map(|(_, s)| s.span.1).reduce(f64::max);
+    if let (Some(lo), Some(hi)) = (lo, hi) {
+        x.set("range", vec![lo, hi]);
+    }
     l.set("xaxis", x);
     for (p, title) in titles.iter().enumerate() {
         let top = 1.0 - p as f64 * (share + gap);
