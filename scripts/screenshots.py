@@ -81,6 +81,11 @@ class Driver:
         caps = {"goog:chromeOptions": {"binary": os.environ.get("CHROME", "chromium"), "args": args}}
         sid = self.call("POST", "/session", {"capabilities": {"alwaysMatch": caps}})["sessionId"]
         try:
+            if width < 500:
+                # Chromium's windows are at least 500 px wide; narrower pages are emulated.
+                metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+                self.call("POST", f"/session/{sid}/goog/cdp/execute",
+                          {"cmd": "Emulation.setDeviceMetricsOverride", "params": metrics})
             self.call("POST", f"/session/{sid}/url", {"url": url})
             # Idle: no file or download is being read (the busy box, src/ui/components/busy.rs, is gone).
             script = "return !document.querySelector('.busy')"
