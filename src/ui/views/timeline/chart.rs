@@ -90,13 +90,16 @@ pub fn timeline_figure(runs: &[(usize, RunSeries)], frame: &Frame) -> Figure {
                 if traces >= MAX_CHART_TRACES {
                     break;
                 }
+                // The run's label only tells runs apart; its colour does too.
+                let name = if runs.len() > 1 { format!("{} · {name}", s.label) } else { name.clone() };
                 fig.add_trace(
                     Trace::scatter()
                         .with("x", x.clone())
                         .with("y", y.clone())
                         .with("yaxis", AXES[p].0)
                         .with("mode", Attr::of(Mode::Lines))
-                        .with("name", text(&format!("{} · {name}", s.label)))
+                        .with("legend", "legend2")
+                        .with("name", text(&name))
                         .with(
                             "line",
                             Attr::obj([
@@ -119,8 +122,9 @@ fn layout(n: usize, titles: &[&'static str], runs: &[(usize, RunSeries)], frame:
     let dark = frame.dark;
     let gap = 0.04;
     let share = (1.0 - gap * (n as f64 - 1.0)) / n as f64;
+    let resources = runs.iter().any(|(_, s)| !s.resources.is_empty());
     let mut l = Attrs::default()
-        .with("height", PANEL_PX * n as u32 + 90)
+        .with("height", PANEL_PX * n as u32 + if resources { 150 } else { 90 })
         .with("margin", margin(10, 10, 40, 10))
         .with("hovermode", Attr::of(HoverMode::XUnified))
         .with("dragmode", "select")
@@ -135,6 +139,20 @@ fn layout(n: usize, titles: &[&'static str], runs: &[(usize, RunSeries)], frame:
                 ("x", 0.0.into()),
             ]),
         );
+    // The resources' legend under the x axis, beside their panel (the runs' stays on top).
+    let below_px = 56.0;
+    let plot_px = (PANEL_PX * n as u32 + 100) as f64;
+    if resources {
+        l.set(
+            "legend2",
+            Attr::obj([
+                ("orientation", Attr::of(Orientation::Horizontal)),
+                ("y", (-below_px / plot_px).into()),
+                ("yanchor", "top".into()),
+                ("x", 0.0.into()),
+            ]),
+        );
+    }
     let mut x = if frame.clock { axis(dark, "time (UTC)") } else { axis(dark, "elapsed test time (min)") };
     if frame.clock {
         x.set("type", Attr::of(AxisType::Date));
