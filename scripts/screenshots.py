@@ -6,7 +6,7 @@ the ingest worker's download at "0 B"), before a bundle opened by `?src=` is on 
 drives ChromeDriver instead: it opens each page, waits until it is idle, and saves the PNG.
 
     source scripts/env.sh                       # CHROME and CHROMEDRIVER (scripts/setup.sh)
-    python3 scripts/screenshots.py DIST OUT_DIR NAME=QUERY[@WIDTH][:dark] ...
+    python3 scripts/screenshots.py DIST OUT_DIR NAME=QUERY[@WIDTH[xHEIGHT]][:dark] ...
 
 DIST is a release build made with `--public-url /runlens/` (e.g. target/e2e-dist, as
 scripts/test.sh builds it); QUERY is the part after `?`. For example:
@@ -74,16 +74,16 @@ class Driver:
         with urllib.request.urlopen(req, timeout=60) as r:
             return json.load(r)["value"]
 
-    def shot(self, url, width, dark, out):
+    def shot(self, url, width, dark, out, height=None):
         args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--window-size={width},900"]
         if dark:
             args.append("--force-dark-mode")
         caps = {"goog:chromeOptions": {"binary": os.environ.get("CHROME", "chromium"), "args": args}}
         sid = self.call("POST", "/session", {"capabilities": {"alwaysMatch": caps}})["sessionId"]
         try:
-            if width < 500:
-                # Chromium's windows are at least 500 px wide; narrower pages are emulated.
-                metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+            if width < 500 or height:
+                # Chromium's windows are at least 500 px wide; narrower (or taller) pages are emulated.
+                metrics = {"width": width, "height": height or 900, "deviceScaleFactor": 1, "mobile": False}
                 self.call("POST", f"/session/{sid}/goog/cdp/execute",
                           {"cmd": "Emulation.setDeviceMetricsOverride", "params": metrics})
             self.call("POST", f"/session/{sid}/url", {"url": url})
@@ -116,9 +116,10 @@ def main(argv):
             name, _, query = spec.partition("=")
             dark = query.endswith(":dark")
             query = query.removesuffix(":dark")
-            query, _, width = query.rpartition("@") if "@" in query else (query, "", "1280")
+            query, _, size = query.rpartition("@") if "@" in query else (query, "", "1280")
+            width, _, height = size.partition("x")
             out = os.path.join(out_dir, f"{name}.png")
-            driver.shot(f"{base}?{query}", int(width), dark, out)
+            driver.shot(f"{base}?{query}", int(width), dark, out, int(height) if height else None)
             print(out)
     finally:
         driver.close()
