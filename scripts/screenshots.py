@@ -8,7 +8,6 @@ drives ChromeDriver instead: it opens each page, waits until it is idle, and sav
     source scripts/env.sh                       # CHROME and CHROMEDRIVER (scripts/setup.sh)
     python3 scripts/screenshots.py DIST OUT_DIR NAME=QUERY[@WIDTH[xHEIGHT]][:dark] ...
 
-The window is WIDTH × HEIGHT CSS pixels (default 1280 × 900); what lies below it is not shot.
 DIST is a release build made with `--public-url /runlens/` (e.g. target/e2e-dist, as
 scripts/test.sh builds it); QUERY is the part after `?`. For example:
 
@@ -75,13 +74,18 @@ class Driver:
         with urllib.request.urlopen(req, timeout=60) as r:
             return json.load(r)["value"]
 
-    def shot(self, url, width, height, dark, out):
-        args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--window-size={width},{height}"]
+    def shot(self, url, width, dark, out, height=None):
+        args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--window-size={width},900"]
         if dark:
             args.append("--force-dark-mode")
         caps = {"goog:chromeOptions": {"binary": os.environ.get("CHROME", "chromium"), "args": args}}
         sid = self.call("POST", "/session", {"capabilities": {"alwaysMatch": caps}})["sessionId"]
         try:
+            if width < 500 or height:
+                # Chromium's windows are at least 500 px wide; narrower (or taller) pages are emulated.
+                metrics = {"width": width, "height": height or 900, "deviceScaleFactor": 1, "mobile": False}
+                self.call("POST", f"/session/{sid}/goog/cdp/execute",
+                          {"cmd": "Emulation.setDeviceMetricsOverride", "params": metrics})
             self.call("POST", f"/session/{sid}/url", {"url": url})
             # Idle: no file or download is being read (the busy box, src/ui/components/busy.rs, is gone).
             script = "return !document.querySelector('.busy')"
@@ -112,10 +116,10 @@ def main(argv):
             name, _, query = spec.partition("=")
             dark = query.endswith(":dark")
             query = query.removesuffix(":dark")
-            query, _, width = query.rpartition("@") if "@" in query else (query, "", "1280")
-            width, _, height = width.partition("x")
+            query, _, size = query.rpartition("@") if "@" in query else (query, "", "1280")
+            width, _, height = size.partition("x")
             out = os.path.join(out_dir, f"{name}.png")
-            driver.shot(f"{base}?{query}", int(width), int(height or 900), dark, out)
+            driver.shot(f"{base}?{query}", int(width), dark, out, int(height) if height else None)
             print(out)
     finally:
         driver.close()

@@ -45,6 +45,19 @@ fn index_lists_every_example() {
     }
 }
 
+/// An entry's `view` (the view its card opens on) is a view's URL slug.
+#[test]
+fn index_views_are_view_slugs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("public/examples");
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("index.json")).unwrap()).unwrap();
+    let views: Vec<&str> = index.as_array().unwrap().iter().filter_map(|e| e.get("view")?.as_str()).collect();
+    assert!(views.contains(&"timeline"), "the JTL + CloudWatch + docker demo opens on Timeline: {views:?}");
+    for v in views {
+        assert!(runlens::urlstate::View::from_slug(v).is_some(), "{v} is not a view");
+    }
+}
+
 /// The nightly history is `support::history`'s (`UPDATE_EXAMPLES=1` writes it), and its change
 /// points are the shifts it was made with: search 12 % slower from night 26, checkout 15 % from
 /// night 31 (expected, by its annotation); neither browse's one-night spike nor the excluded night.

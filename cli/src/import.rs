@@ -5,6 +5,7 @@
 //! (`runlens::assemble::group`) and writes
 //! the bundle, checked to load back as the viewer loads it.
 
+use crate::offsets::{self, Offsets};
 use crate::order::{Input, PlannedGroup};
 use crate::{history, output, ImportArgs};
 use runlens::assemble::group::{self, File, Group, Options, RunSpec};
@@ -13,8 +14,8 @@ use runlens::bundle::{LoadError, Warning};
 use runlens::import::{self as imp, common::parallel, Format, Imported};
 use std::path::Path;
 
-/// Runs the command; `false` when an input was refused or the bundle could not be written.
-pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
+/// Runs the command (`offsets`: `--clock-offset`, matched to the inputs); `false` when an input was refused or the bundle could not be written.
+pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>, mut offsets: Offsets) -> bool {
     let threads = args.threads.map_or_else(cores, usize::from);
     let say = Say { quiet: args.quiet };
     let mut ok = true;
@@ -37,8 +38,14 @@ pub fn run(args: &ImportArgs, plan: Vec<PlannedGroup>) -> bool {
         let mut files = Vec::new();
         for input in g.inputs {
             match import_input(&input, threads) {
-                Ok(i) => {
+                Ok(mut i) => {
                     say.imported(&name(&input.path), &i);
+                    if let Some(ms) = offsets.take(&input.path) {
+                        for at in offsets::apply(&mut i.bundle, ms, &name(&input.path)) {
+                            let message = "left as it was: moved by --clock-offset it is not a time".into();
+                            say.warning(&Warning { path: place(&name(&input.path), &at), message });
+                        }
+                    }
                     files.push(File { name: name(&input.path), bundle: i.bundle });
                 }
                 Err(e) => {

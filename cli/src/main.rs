@@ -9,6 +9,7 @@ mod detect;
 mod history;
 mod import;
 mod merge;
+mod offsets;
 mod order;
 mod output;
 
@@ -70,6 +71,14 @@ Examples:
   runlens import --append site/history.json --run nightly-2024-05-01 --dim date=2024-05-01 \\
                  results.jtl -o site/history.json
 
+Clocks:
+  --clock-offset FILE=SECONDS moves every time of FILE (named as on the command line, or by its
+  file name) by SECONDS, before files are grouped by time and merged: a monitored host whose clock
+  is 90 s fast is --clock-offset host-cpu.json=-90; one that wrote local time (UTC+2) as UTC is
+  --clock-offset host-cpu.json=-7200. Its resource series move with it on the run's time axis.
+  A JTL moved by a part of its timeline's bucket width no longer merges bucket by bucket with
+  another generator's timeline.
+
 History:
   --keep N bounds a history (last in the file is newest): the newest N runs stay whole; the next
   --keep-thinned M (default 365) lose their latency histograms and time series but keep every
@@ -112,6 +121,11 @@ pub struct ImportArgs {
     /// Read the files after it as this format instead of detecting it (slugs in --help)
     #[arg(long = "format", value_name = "SLUG", value_parser = order::format_values(), hide_possible_values = true, long_help = order::format_help())]
     pub formats: Vec<String>,
+
+    /// Move FILE's times by SECONDS before grouping, e.g. cpu.json=-3600 (repeatable): for a host
+    /// whose clock or time zone differs from the load generator's (see "Clocks" below)
+    #[arg(long = "clock-offset", value_name = "FILE=SECONDS", value_parser = order::parse_offset)]
+    pub clock_offsets: Vec<(PathBuf, i64)>,
 
     /// Keep one run per file outside --run: do not group files as the tools name them
     #[arg(long)]
@@ -168,7 +182,9 @@ fn main() -> ExitCode {
             let sub = matches.subcommand_matches("import");
             let items = sub.map(order::items).unwrap_or_default();
             let plan = order::plan(items).unwrap_or_else(|message| usage_error("import", &message));
-            if import::run(&args, plan) {
+            let offsets = offsets::Offsets::of(&args.clock_offsets, &plan)
+                .unwrap_or_else(|message| usage_error("import", &message));
+            if import::run(&args, plan, offsets) {
                 exit::OK
             } else {
                 exit::BAD_INPUT

@@ -40,6 +40,19 @@ pub fn parse_dim(s: &str) -> Result<(String, String), String> {
     }
 }
 
+/// `FILE=SECONDS` of `--clock-offset`: the file and the offset in milliseconds (SECONDS may be
+/// signed and have a fraction; at most about 300 years either way).
+pub fn parse_offset(s: &str) -> Result<(PathBuf, i64), String> {
+    let bad = || format!("expected FILE=SECONDS, e.g. host-cpu.json=-3600, not {s:?}");
+    let (file, secs) = s.rsplit_once('=').ok_or_else(bad)?;
+    let secs: f64 = secs.trim().parse().map_err(|_| bad())?;
+    let ms = (secs * 1000.0).round();
+    if file.is_empty() || !ms.is_finite() || ms.abs() > 1e13 {
+        return Err(bad());
+    }
+    Ok((PathBuf::from(file), ms as i64))
+}
+
 /// The slugs `--format` takes, each with the format's name for `--help`.
 pub fn format_values() -> PossibleValuesParser {
     let auto = PossibleValue::new("auto");
@@ -172,5 +185,14 @@ mod tests {
         assert_eq!(e(twice), "--run n has two values for k (\"1\" and another)");
         assert_eq!(parse_dim("release=Poppy"), Ok(("release".into(), "Poppy".into())));
         assert!(parse_dim("=x").is_err() && parse_dim("release").is_err());
+    }
+
+    #[test]
+    fn clock_offsets_are_file_equals_signed_seconds() {
+        assert_eq!(parse_offset("cpu.json=-3600"), Ok((PathBuf::from("cpu.json"), -3_600_000)));
+        assert_eq!(parse_offset("a=b.csv=+1.5"), Ok((PathBuf::from("a=b.csv"), 1_500)), "the last = splits");
+        for bad in ["cpu.json", "=5", "cpu.json=", "cpu.json=ten", "cpu.json=1e300", "cpu.json=NaN"] {
+            assert!(parse_offset(bad).is_err(), "{bad}");
+        }
     }
 }

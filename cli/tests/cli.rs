@@ -22,6 +22,8 @@ fn repo(path: &str) -> String {
 const JTL: &str = "tests/corpus/jmeter-csv/ehrbase-2022-05-13.jtl";
 const INDICES: &str = "tests/fixtures/import/opensearch-cat-indices/es8-dataset-size.txt";
 const OTHER_JTL: &str = "tests/corpus/jmeter-csv/taurus-tranctl.jtl";
+/// Three `docker stats` readings, 10 s apart from 2023-10-01T10:18:00Z (1696155480 s).
+const DOCKER: &str = "tests/fixtures/import/docker-stats/format-csv-epoch.csv";
 
 /// A directory of its own per test, removed with what is in it (large generated files too) when
 /// the `TempDir` drops.
@@ -286,4 +288,43 @@ fn a_stream_on_standard_input_is_read_with_bounded_memory() {
     assert!(o.status.success(), "{}", stderr(&o));
     let b = load(&out);
     assert_eq!((b.runs[0].id.as_str(), samples(&b)), ("piped", (chunks * 10_000) as f64));
+}
+
+/// The `t_s` of mod-search's CPU in the one run of `runlens import --run t JTL DOCKER` with
+/// `--clock-offset` naming the docker file by its file name.
+fn docker_cpu_with_offset(d: &TempDir, seconds: &str) -> (Bundle, Vec<f64>) {
+    let out = file_in(d, &format!("offset{seconds}.json"));
+    let offset = format!("format-csv-epoch.csv={seconds}");
+    let o = runlens(&["import", "--clock-offset", &offset, "--run", "t", &repo(JTL), &repo(DOCKER), "-o", &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let b = load(&out);
+    let cpu = b.runs[0].resources.iter().find(|r| r.service == "folio-mod-search-1" && r.metric == "cpu").unwrap();
+    let t_s = cpu.series.as_ref().unwrap().t_s.clone();
+    (b, t_s)
+}
+
+#[test]
+fn a_clock_offset_moves_a_files_resource_series_by_exactly_that_many_seconds() {
+    let d = temp_dir("offset");
+    // The JTL's first sample is at 1652430231.438 s; docker's first reading at 1696155480 s. This
+    // offset puts that reading 5 s after the JTL's first sample: 1652430231.438 + 5 − 1696155480.
+    let (b, t_s) = docker_cpu_with_offset(&d, "-43725243.562");
+    assert_eq!(t_s, [5.0, 15.0, 25.0]);
+    let run = &b.runs[0];
+    assert_eq!(run.start.as_deref(), Some("2022-05-13T08:23:51.438Z"), "the run starts with the load");
+    assert!(
+        run.notes
+            .iter()
+            .any(|n| n == "Times of format-csv-epoch.csv moved by -43725243.562 s (runlens import --clock-offset)."),
+        "{:?}",
+        run.notes
+    );
+    let (_, later) = docker_cpu_with_offset(&d, "-43725153.562");
+    assert_eq!(later, [95.0, 105.0, 115.0], "90 s more moves every point by 90 s");
+    // Naming no input (or an ambiguous one) is a usage error.
+    let o = runlens(&["import", "--clock-offset", "nope.csv=5", &repo(JTL), "-o", &file_in(&d, "x.json")]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--clock-offset nope.csv=… names no input file"), "{}", stderr(&o));
+    let o = runlens(&["import", "--clock-offset", "format-csv-epoch.csv=ten", &repo(DOCKER)]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
 }

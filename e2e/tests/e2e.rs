@@ -19,7 +19,11 @@ async fn landing_lists_the_examples_and_opens_one() {
         c.goto(&site("")).await.unwrap();
         wait_text(&c, ".gallery .card", "Reindexing").await;
         let cards = c.find_all(Locator::Css(".gallery .card")).await.unwrap();
-        assert_eq!(cards.len(), 6, "the four seed examples, the Gatling timeline pair and the nightly history");
+        assert_eq!(
+            cards.len(),
+            7,
+            "the four seed examples, the Gatling timeline pair, the JTL + CloudWatch + docker demo and the nightly history"
+        );
         // Every format of the importers' registry is named on the page, in its order.
         let shown = c
             .execute("return [...document.querySelectorAll('[data-testid=formats] li')].map(li => [li.dataset.format, li.textContent])", vec![])

@@ -229,6 +229,8 @@ pub fn merge_runs(spec: &RunSpec, mut parts: Vec<Part>) -> (Run, Vec<Warning>) {
         }
         let (at, w) = ((i, names.as_slice()), &mut warnings);
         txns.add(r.transactions, at, "transaction", |t| t.name.clone(), w);
+        // Resource series count from their own file's start; in the run, from the run's.
+        super::clock::rebase(&mut r.resources, r.start.as_deref(), run.start.as_deref());
         res.add(r.resources, at, "resource", |x| format!("{} {}", x.service, x.metric), w);
         idx.add(r.indices, at, "index", |x| x.index.clone(), w);
         kpis.add(r.kpis, at, "KPI", |k| k.name.clone(), w);

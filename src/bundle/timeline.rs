@@ -144,6 +144,19 @@ impl Timeline {
     }
 }
 
+impl TransactionTimeline {
+    /// Bucket `b`'s distribution as (value index, value in ms, count), in the cell's order. Pairs
+    /// that point past `values_ms`, a dangling last entry and buckets past `cells` are skipped,
+    /// so malformed data yields less, never a panic.
+    pub fn cell(&self, b: usize) -> impl Iterator<Item = (usize, f64, u64)> + '_ {
+        let cell = self.cells.get(b).map_or(&[][..], Vec::as_slice);
+        cell.chunks_exact(2).filter_map(|p| {
+            let i = usize::try_from(p[0]).ok()?;
+            self.values_ms.get(i).map(|v| (i, *v, p[1]))
+        })
+    }
+}
+
 fn cells_ok(cells: &[u64], values: usize) -> bool {
     cells.len().is_multiple_of(2) && cells.chunks(2).all(|p| (p[0] as usize) < values)
 }
@@ -184,5 +197,23 @@ mod tests {
         let mut ok = t.clone();
         ok.transactions[0].cells = vec![vec![0, 1]];
         assert!(ok.is_well_formed());
+    }
+
+    #[test]
+    fn cell_skips_what_does_not_point_at_a_value() {
+        let t = TransactionTimeline {
+            values_ms: vec![5.0, 7.0],
+            // An index past the values, an odd length, an empty bucket.
+            cells: vec![vec![0, 3, 2, 9, 1, 4], vec![1, 2, 0], vec![]],
+            ..Default::default()
+        };
+        assert_eq!(t.cell(0).collect::<Vec<_>>(), [(0, 5.0, 3), (1, 7.0, 4)]);
+        assert_eq!(t.cell(1).collect::<Vec<_>>(), [(1, 7.0, 2)]);
+        assert_eq!(t.cell(2).count(), 0);
+        // A bucket past the cells, and an index too large for usize on any target.
+        assert_eq!(t.cell(9).count(), 0);
+        let huge =
+            TransactionTimeline { values_ms: vec![1.0], cells: vec![vec![u64::MAX, 1, 0, 1]], ..Default::default() };
+        assert_eq!(huge.cell(0).collect::<Vec<_>>(), [(0, 1.0, 1)]);
     }
 }

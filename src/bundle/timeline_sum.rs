@@ -74,11 +74,9 @@ pub fn add_transactions(name: &str, parts: &[&TransactionTimeline], n: usize, at
             if let (Some(x), Some(s)) = (out.sum_ms.get_mut(j), t.sum_ms.get(i)) {
                 *x += s;
             }
-            if let (Some(c), Some(cell)) = (cells.get_mut(j), t.cells.get(i)) {
-                for pair in cell.chunks_exact(2) {
-                    if let Some(v) = remap.get(pair[0] as usize).copied().flatten() {
-                        *c.entry(v).or_insert(0) += pair[1];
-                    }
+            if let Some(c) = cells.get_mut(j) {
+                for (v, count) in t.cell(i).filter_map(|(k, _, count)| Some((remap.get(k).copied().flatten()?, count))) {
+                    *c.entry(v).or_insert(0) += count;
                 }
             }
         }

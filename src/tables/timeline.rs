@@ -21,8 +21,12 @@ pub struct RunSeries {
     pub users: Vec<f64>,
     /// Whether every latency value is exact.
     pub exact: bool,
-    /// Resource series in percent on the same axis: (service · metric, x, values).
+    /// Resource series in percent on the same axis: (service · metric, x, values); only the
+    /// points within `span`, and the nearest point on either side of it (so that a line crosses
+    /// the edge, however coarse the series: a CloudWatch query usually spans more than the test).
     pub resources: Vec<(String, Vec<f64>, Vec<f64>)>,
+    /// Where the buckets begin and end on the x axis.
+    pub span: (f64, f64),
 }
 
 /// What to draw: the percentile, one transaction or all samples, and the x axis.
@@ -56,27 +60,23 @@ pub fn run_series(run: &Run, o: &SeriesOptions) -> Option<RunSeries> {
     };
     let latency_ms = (0..n)
         .map(|b| {
-            let mut cells: Vec<(f64, u64)> = parts
-                .iter()
-                .flat_map(|t| {
-                    let cell = t.cells.get(b).map_or(&[][..], |c| c.as_slice());
-                    cell.chunks_exact(2).filter_map(|p| t.values_ms.get(p[0] as usize).map(|v| (*v, p[1])))
-                })
-                .collect();
+            let mut cells: Vec<(f64, u64)> = parts.iter().flat_map(|t| t.cell(b).map(|(_, v, n)| (v, n))).collect();
             crate::order::sort_by(&mut cells, |a, b| a.0.total_cmp(&b.0));
             let count: u64 = cells.iter().map(|c| c.1).sum();
             (count > 0).then(|| nearest_rank(&cells, count, o.percentile as f64))
         })
         .collect();
     let offset = resource_offset_s(run, tl);
+    let (lo, hi) = (tl.bucket_start_s(0), tl.bucket_start_s(tl.buckets));
     let resources = run
         .resources
         .iter()
         .filter(|r| r.unit == Unit::Percent)
         .filter_map(|r| {
             let s = r.series.as_ref()?;
-            let xs = s.t_s.iter().map(|t| x_of(t - offset)).collect();
-            Some((format!("{} · {}", r.service, r.metric), xs, s.values.clone()))
+            let (ts, values) = around(&s.t_s, &s.values, lo + offset, hi + offset);
+            let xs = ts.iter().map(|t| x_of(t - offset)).collect();
+            Some((format!("{} · {}", r.service, r.metric), xs, values))
         })
         .collect();
     Some(RunSeries {
@@ -88,7 +88,17 @@ pub fn run_series(run: &Run, o: &SeriesOptions) -> Option<RunSeries> {
         users: tl.users.iter().map(|u| *u as f64).collect(),
         exact: parts.iter().all(|t| t.exact || t.cells.is_empty()),
         resources,
+        span: (x_of(lo), x_of(hi)),
     })
+}
+
+/// The points of `(t, v)` with `lo ≤ t ≤ hi`, and the latest before `lo` and the earliest after
+/// `hi`, in their order (times need not be sorted; pairs past the shorter list are dropped).
+fn around(t: &[f64], v: &[f64], lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
+    let pairs = || t.iter().copied().zip(v.iter().copied()).enumerate();
+    let before = pairs().filter(|(_, (x, _))| *x < lo).max_by(|a, b| a.1 .0.total_cmp(&b.1 .0)).map(|p| p.0);
+    let after = pairs().filter(|(_, (x, _))| *x > hi).min_by(|a, b| a.1 .0.total_cmp(&b.1 .0)).map(|p| p.0);
+    pairs().filter(|(i, (x, _))| (lo..=hi).contains(x) || Some(*i) == before || Some(*i) == after).map(|p| p.1).unzip()
 }
 
 /// Every transaction of the runs' timelines, in the order first seen (a run's `total` entry is
@@ -160,5 +170,30 @@ mod tests {
         assert_eq!(s.x, vec![90_000.0, 150_000.0]);
         assert_eq!(s.latency_ms, vec![Some(10.0), None]);
         assert_eq!(timeline_transactions([&run()]), vec!["a", "b", "parent"]);
+    }
+
+    #[test]
+    fn resources_are_cut_to_the_buckets_with_one_point_beyond_each_edge() {
+        use crate::bundle::{Resource, TimeSeries};
+        let mut r = run();
+        // The run starts 30 s before its first sample (test time 0 is 90 s after `start`, at
+        // 60 000 ms): the buckets span test time 0 to 120 s, i.e. 30 to 150 s of the series.
+        r.start = Some("1970-01-01T00:00:30Z".into());
+        let t_s = vec![-3000.0, 20.0, 10.0, 30.0, 100.0, 150.0, 151.0, 3000.0];
+        let values = (0..t_s.len()).map(|i| i as f64).collect();
+        r.resources = vec![Resource {
+            service: "db".into(),
+            metric: "cpu".into(),
+            unit: Unit::Percent,
+            series: Some(TimeSeries { t_s, values }),
+            ..Default::default()
+        }];
+        let s = run_series(&r, &SeriesOptions { percentile: 95, transaction: None, clock: false }).unwrap();
+        assert_eq!(s.span, (0.0, 2.0), "minutes");
+        let (_, x, v) = &s.resources[0];
+        // Kept: 20 s (the latest before 30 s), 30, 100, 150, and 151 (the earliest after 150 s).
+        assert_eq!(v, &[1.0, 3.0, 4.0, 5.0, 6.0]);
+        let minutes = |t: f64| (t - 30.0) / 60.0;
+        assert_eq!(x, &[minutes(20.0), minutes(30.0), minutes(100.0), minutes(150.0), minutes(151.0)]);
     }
 }

@@ -94,11 +94,9 @@ struct Merged {
 fn merge(t: &TransactionTimeline, r: Range<usize>) -> Merged {
     let sum = |v: &[u64]| v.get(r.clone()).map_or(0, |s| s.iter().sum());
     let mut counts = vec![0u64; t.values_ms.len()];
-    for cell in t.cells.get(r.clone()).unwrap_or_default() {
-        for p in cell.chunks_exact(2) {
-            if let Some(c) = counts.get_mut(p[0] as usize) {
-                *c += p[1];
-            }
+    for (i, _, n) in r.clone().flat_map(|b| t.cell(b)) {
+        if let Some(c) = counts.get_mut(i) {
+            *c += n;
         }
     }
     Merged {

@@ -268,3 +268,19 @@ fn the_window_is_the_load_tools_when_a_part_has_transactions() {
     let (run, _) = merge_runs(&spec("r"), vec![part("cpu.json", cpu)]);
     assert_eq!(run.duration_s, Some(9600.0));
 }
+
+#[test]
+fn resource_series_count_from_the_merged_runs_start() {
+    let jtl =
+        Run { start: Some("2023-10-01T10:00:00Z".into()), transactions: vec![txn("Login", 1.0)], ..Default::default() };
+    let series = crate::bundle::TimeSeries { t_s: vec![0.0, 3600.0, 5400.0], values: vec![1.0, 2.0, 3.0] };
+    // The query began an hour before the test: its points are an hour earlier in the run's time.
+    let cpu = Run {
+        start: Some("2023-10-01T09:00:00Z".into()),
+        resources: vec![Resource { series: Some(series), ..Resource::default() }],
+        ..Default::default()
+    };
+    let (run, _) = merge_runs(&spec("t"), vec![part("cpu.json", cpu), part("t.jtl", jtl)]);
+    assert_eq!(run.start.as_deref(), Some("2023-10-01T10:00:00Z"));
+    assert_eq!(run.resources[0].series.as_ref().map(|s| s.t_s.clone()), Some(vec![-3600.0, 0.0, 1800.0]));
+}

@@ -87,14 +87,18 @@ pub fn WindowBar() -> impl IntoView {
         view! {
             <section class="window-bar" aria-label="Window" data-testid="window-bar">
                 <span class="window-title">"Window"</span>
-                <button type="button" class="ghost small" aria-pressed=move || (spec.get() == WindowSpec::Whole).to_string()
-                    on:click=move |_| set(WindowSpec::Whole)>"Whole run"</button>
-                <button type="button" class="ghost small" aria-pressed=move || (spec.get() == WindowSpec::Auto).to_string()
-                    on:click=move |_| set(WindowSpec::Auto) title="The plateau of active users, else of throughput">"Steady state"</button>
-                <label>"from "<input type="number" min="0" step="1" class="window-from" prop:value=move || range().0
-                    on:change=move |ev| edit(true, event_target_value(&ev))/>" s"</label>
-                <label>"to "<input type="number" min="1" step="1" class="window-to" prop:value=move || range().1
-                    on:change=move |ev| edit(false, event_target_value(&ev))/>" s"</label>
+                <span class="window-modes">
+                    <button type="button" class="ghost small" aria-pressed=move || (spec.get() == WindowSpec::Whole).to_string()
+                        on:click=move |_| set(WindowSpec::Whole)>"Whole run"</button>
+                    <button type="button" class="ghost small" aria-pressed=move || (spec.get() == WindowSpec::Auto).to_string()
+                        on:click=move |_| set(WindowSpec::Auto) title="The plateau of active users, else of throughput">"Steady state"</button>
+                </span>
+                <span class="window-range">
+                    <label>"from "<input type="number" min="0" step="1" class="window-from" prop:value=move || range().0
+                        on:change=move |ev| edit(true, event_target_value(&ev))/>" s"</label>
+                    <label>"to "<input type="number" min="1" step="1" class="window-to" prop:value=move || range().1
+                        on:change=move |ev| edit(false, event_target_value(&ev))/>" s"</label>
+                </span>
                 <ul class="window-runs">
                     {move || lines().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
                 </ul>

@@ -2,6 +2,7 @@
 
 use crate::ui::components::open_button::OpenButton;
 use crate::ui::loader;
+use crate::urlstate::View;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -12,9 +13,11 @@ struct Example {
     file: String,
     title: String,
     description: String,
+    /// The view the card opens on (`view`, a URL slug such as "timeline"); the default one if absent.
+    view: Option<View>,
 }
 
-/// The example list (`examples/index.json`: `[{file, title, description}]`), read with the
+/// The example list (`examples/index.json`: `[{file, title, description, view?}]`), read with the
 /// browser's `fetch` and `JSON.parse` (`browser::json_records`).
 async fn example_list() -> Result<Vec<Example>, String> {
     let window = web_sys::window().ok_or("no window")?;
@@ -25,11 +28,14 @@ async fn example_list() -> Result<Vec<Example>, String> {
         return Err(format!("HTTP {}", resp.status()));
     }
     let text = JsFuture::from(resp.text().map_err(failed)?).await.map_err(failed)?.as_string().unwrap_or_default();
+    let views = crate::ui::browser::json_records(&text, &["view"])?;
     crate::ui::browser::json_records(&text, &["file", "title", "description"])?
         .into_iter()
-        .map(|r| {
+        .zip(views)
+        .map(|(r, v)| {
             let [file, title, description] = <[String; 3]>::try_from(r?).ok()?;
-            Some(Example { file, title, description })
+            let view = v.and_then(|v| View::from_slug(v.first()?));
+            Some(Example { file, title, description, view })
         })
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| "an example lacks its file, title or description".to_string())
@@ -100,10 +106,15 @@ fn ExampleGallery() -> impl IntoView {
 #[component]
 fn ExampleCard(example: Example) -> impl IntoView {
     let state = crate::ui::use_app_state();
-    let Example { file, title, description } = example;
+    let Example { file, title, description, view } = example;
     let src = format!("examples/{file}");
     let open = move |_| {
-        state.url.update(|u| u.src = vec![src.clone()]);
+        state.url.update(|u| {
+            u.src = vec![src.clone()];
+            if let Some(v) = view {
+                u.view = v;
+            }
+        });
         loader::load_urls(state, vec![src.clone()]);
     };
     view! {

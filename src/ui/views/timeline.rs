@@ -124,6 +124,7 @@ fn TimelineChart() -> impl IntoView {
                 if !clock {
                     s.x.iter_mut().for_each(|x| *x -= shift_min);
                     s.resources.iter_mut().for_each(|r| r.1.iter_mut().for_each(|x| *x -= shift_min));
+                    s.span = (s.span.0 - shift_min, s.span.1 - shift_min);
                 }
                 let window = match outcomes.get(i) {
                     Some(Outcome::Cut { applied, .. }) if clock => {

@@ -121,24 +121,28 @@ pub fn timeline_figure(runs: &[(usize, RunSeries)], frame: &Frame) -> Figure {
     if has_resources {
         let p = n - 1;
         for (i, s) in runs {
-            for (name, x, y) in &s.resources {
+            for (k, (name, x, y)) in s.resources.iter().enumerate() {
                 if traces >= MAX_CHART_TRACES {
                     break;
                 }
+                // Several runs: each resource in its run's colour, named with its label. One run:
+                // the resources in colours of their own (after the run's), by their names alone.
+                let (name, colour) = if runs.len() > 1 {
+                    (format!("{} · {name}", s.label), RUN_COLOURS[i % RUN_COLOURS.len()])
+                } else {
+                    (name.clone(), RUN_COLOURS[(i + 1 + k) % RUN_COLOURS.len()])
+                };
                 fig.add_trace(
                     Trace::scatter()
                         .with("x", x.clone())
                         .with("y", y.clone())
                         .with("yaxis", AXES[p].0)
                         .with("mode", Attr::of(Mode::Lines))
-                        .with("name", text(&format!("{} · {name}", s.label)))
+                        .with("legend", "legend2")
+                        .with("name", text(&name))
                         .with(
                             "line",
-                            Attr::obj([
-                                ("color", RUN_COLOURS[i % RUN_COLOURS.len()].into()),
-                                ("width", 1.0.into()),
-                                ("dash", "dot".into()),
-                            ]),
+                            Attr::obj([("color", colour.into()), ("width", 1.0.into()), ("dash", "dot".into())]),
                         )
                         .with("hovertemplate", "%{y:,.1f}%"),
                 );
@@ -154,8 +158,12 @@ fn layout(n: usize, titles: &[&'static str], runs: &[(usize, RunSeries)], frame:
     let dark = frame.dark;
     let gap = 0.04;
     let share = (1.0 - gap * (n as f64 - 1.0)) / n as f64;
+    // Room for the resources' legend under the plot, one line an entry (as at narrow widths),
+    // so that the panels keep their height and the legend its distance from the x axis.
+    let entries = runs.iter().map(|(_, s)| s.resources.len()).sum::<usize>().min(MAX_CHART_TRACES) as u32;
+    let legend_px = if entries > 0 { 60 + 19 * entries } else { 0 };
     let mut l = Attrs::default()
-        .with("height", PANEL_PX * n as u32 + 90)
+        .with("height", PANEL_PX * n as u32 + 90 + legend_px)
         .with("margin", margin(10, 10, 40, 10))
         .with("hovermode", Attr::of(HoverMode::XUnified))
         .with("dragmode", "select")
@@ -170,11 +178,31 @@ fn layout(n: usize, titles: &[&'static str], runs: &[(usize, RunSeries)], frame:
                 ("x", 0.0.into()),
             ]),
         );
+    // The resources' legend under the x axis, beside their panel (the runs' stays on top).
+    let below_px = 56.0;
+    let plot_px = (PANEL_PX * n as u32 + 40) as f64;
+    if entries > 0 {
+        l.set(
+            "legend2",
+            Attr::obj([
+                ("orientation", Attr::of(Orientation::Horizontal)),
+                ("y", (-below_px / plot_px).into()),
+                ("yanchor", "top".into()),
+                ("x", 0.0.into()),
+            ]),
+        );
+    }
     let mut x = if frame.clock { axis(dark, "time (UTC)") } else { axis(dark, "elapsed test time (min)") };
     if frame.clock {
         x.set("type", Attr::of(AxisType::Date));
     }
     x.set("anchor", AXES[n - 1].0);
+    // The runs' buckets, not the resources' points beyond them (kept so their lines cross the edges).
+    let lo = runs.iter().map(|(_, s)| s.span.0).reduce(f64::min);
+    let hi = runs.iter().map(|(_, s)| s.span.1).reduce(f64::max);
+    if let (Some(lo), Some(hi)) = (lo, hi) {
+        x.set("range", vec![lo, hi]);
+    }
     l.set("xaxis", x);
     for (p, title) in titles.iter().enumerate() {
         let top = 1.0 - p as f64 * (share + gap);
