@@ -75,7 +75,8 @@ pub fn add_transactions(name: &str, parts: &[&TransactionTimeline], n: usize, at
                 *x += s;
             }
             if let Some(c) = cells.get_mut(j) {
-                for (v, count) in t.cell(i).filter_map(|(k, _, count)| Some((remap.get(k).copied().flatten()?, count))) {
+                for (v, count) in t.cell(i).filter_map(|(k, _, count)| Some((remap.get(k).copied().flatten()?, count)))
+                {
                     *c.entry(v).or_insert(0) += count;
                 }
             }
