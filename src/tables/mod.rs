@@ -21,7 +21,7 @@ pub use latency::{latency_table, LATENCY_COLUMNS};
 pub use report::{biggest_changes, report_page, ReportChart, ReportPage, METHOD};
 pub use report_render::{page_confluence, page_html, page_markdown};
 pub use runs::{runs_table, short_time, tenants_table};
-pub use timeline::{run_series, timeline_transactions, RunSeries, SeriesOptions};
+pub use timeline::{elapsed_unit_s, run_series, timeline_transactions, RunSeries, SeriesOptions};
 pub use timeline_causes::{cause_rates, top_causes, CauseKey};
 pub use trend::trend_table;
 

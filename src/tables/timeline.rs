@@ -5,8 +5,8 @@ use crate::analysis::window::resource_offset_s;
 use crate::bundle::{Run, Timeline, TransactionTimeline, Unit};
 use crate::import::common::samples::nearest_rank;
 
-/// One run's series; `x` holds each bucket's middle in minutes of test time, or in epoch
-/// milliseconds on the wall clock.
+/// One run's series; `x` holds each bucket's middle in test time (in units of
+/// `SeriesOptions::unit_s` seconds), or in epoch milliseconds on the wall clock.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunSeries {
     pub label: String,
@@ -35,6 +35,23 @@ pub struct SeriesOptions<'a> {
     pub percentile: u8,
     pub transaction: Option<&'a str>,
     pub clock: bool,
+    /// Seconds per unit of elapsed test time on the x axis: 60 (minutes), or 1 for short runs
+    /// ([`elapsed_unit_s`]).
+    pub unit_s: f64,
+}
+
+/// The unit of elapsed time for `runs`: seconds when every timeline spans at most ten minutes
+/// (a 22 s test in minutes reads "0.35"), else minutes.
+pub fn elapsed_unit_s<'a>(runs: impl IntoIterator<Item = &'a Run>) -> f64 {
+    let short = runs
+        .into_iter()
+        .filter_map(Run::usable_timeline)
+        .all(|tl| u64::from(tl.buckets) * u64::from(tl.interval_s) <= 600);
+    if short {
+        1.0
+    } else {
+        60.0
+    }
 }
 
 /// Transactions whose samples count in "all samples": Transaction Controller parents are left out
@@ -52,7 +69,7 @@ pub fn run_series(run: &Run, o: &SeriesOptions) -> Option<RunSeries> {
     let tl = run.usable_timeline()?;
     let n = tl.buckets as usize;
     let width = tl.interval_s as f64;
-    let x_of = |t_s: f64| if o.clock { tl.origin_ms as f64 + t_s * 1000.0 } else { t_s / 60.0 };
+    let x_of = |t_s: f64| if o.clock { tl.origin_ms as f64 + t_s * 1000.0 } else { t_s / o.unit_s.max(1.0) };
     let x = (0..tl.buckets).map(|b| x_of(tl.bucket_start_s(b) + width / 2.0)).collect();
     let parts: Vec<&TransactionTimeline> = counted(tl, o.transaction).collect();
     let per_s = |pick: fn(&TransactionTimeline) -> &Vec<u64>| -> Vec<f64> {
@@ -151,7 +168,7 @@ mod tests {
 
     #[test]
     fn all_samples_merge_the_transactions_but_not_controller_parents() {
-        let o = SeriesOptions { percentile: 95, transaction: None, clock: false };
+        let o = SeriesOptions { percentile: 95, transaction: None, clock: false, unit_s: 60.0 };
         let s = run_series(&run(), &o).unwrap();
         assert_eq!(s.x, vec![0.5, 1.5]);
         // Bucket 0: 9 × 10, 10 × 20, 1 × 300 → rank ⌈0.95·20⌉ = 19 is 20 ms; bucket 1: 4 × 20.
@@ -164,8 +181,22 @@ mod tests {
     }
 
     #[test]
+    fn short_runs_are_drawn_in_seconds() {
+        // run(): 2 buckets of 60 s = 120 s, short; one of 6 × 120 s = 12 min is not.
+        assert_eq!(elapsed_unit_s([&run()]), 1.0);
+        let mut long = run();
+        if let Some(tl) = long.timeline.as_mut() {
+            tl.interval_s = 360;
+        }
+        assert_eq!(elapsed_unit_s([&run(), &long]), 60.0);
+        assert_eq!(elapsed_unit_s(std::iter::empty()), 1.0);
+        let o = SeriesOptions { percentile: 95, transaction: None, clock: false, unit_s: 1.0 };
+        assert_eq!(run_series(&run(), &o).unwrap().x, vec![30.0, 90.0]);
+    }
+
+    #[test]
     fn one_transaction_and_the_wall_clock() {
-        let o = SeriesOptions { percentile: 50, transaction: Some("a"), clock: true };
+        let o = SeriesOptions { percentile: 50, transaction: Some("a"), clock: true, unit_s: 60.0 };
         let s = run_series(&run(), &o).unwrap();
         assert_eq!(s.x, vec![90_000.0, 150_000.0]);
         assert_eq!(s.latency_ms, vec![Some(10.0), None]);
@@ -188,7 +219,8 @@ mod tests {
             series: Some(TimeSeries { t_s, values }),
             ..Default::default()
         }];
-        let s = run_series(&r, &SeriesOptions { percentile: 95, transaction: None, clock: false }).unwrap();
+        let s =
+            run_series(&r, &SeriesOptions { percentile: 95, transaction: None, clock: false, unit_s: 60.0 }).unwrap();
         assert_eq!(s.span, (0.0, 2.0), "minutes");
         let (_, x, v) = &s.resources[0];
         // Kept: 20 s (the latest before 30 s), 30, 100, 150, and 151 (the earliest after 150 s).

@@ -188,7 +188,7 @@ fn history_without_per_name_rows_gives_a_run_total_and_no_phantom_transaction() 
     assert_eq!((&total.samples, &total.errors), (&vec![4, 5, 6, 7], &vec![1, 0, 2, 0]));
     assert!(run.transactions.is_empty() && tl.transaction("Aggregated").is_none());
     assert!(timeline_transactions([run]).is_empty(), "the picker offers no transaction");
-    let all = SeriesOptions { percentile: 95, transaction: None, clock: false };
+    let all = SeriesOptions { percentile: 95, transaction: None, clock: false, unit_s: 60.0 };
     let s = run_series(run, &all).expect("series");
     assert_eq!((s.throughput, s.errors), (vec![4.0, 5.0, 6.0, 7.0], vec![1.0, 0.0, 2.0, 0.0]));
     let one = SeriesOptions { transaction: Some("Aggregated"), ..all };

@@ -4,7 +4,9 @@
 mod chart;
 
 use crate::analysis::window::{Outcome, WindowSpec};
-use crate::tables::{cause_rates, run_series, timeline_transactions, top_causes, CauseKey, SeriesOptions};
+use crate::tables::{
+    cause_rates, elapsed_unit_s, run_series, timeline_transactions, top_causes, CauseKey, SeriesOptions,
+};
 use crate::ui::components::chart::Chart;
 use crate::ui::components::no_data::NoData;
 use crate::ui::show::shown_or;
@@ -108,7 +110,8 @@ fn TimelineChart() -> impl IntoView {
     let figure = move || {
         let (pct, tx, clock, shifts) =
             state.url.with(|u| (u.pct.unwrap_or(95), u.tx.clone(), u.clock, u.shifts.clone()));
-        let o = SeriesOptions { percentile: pct, transaction: tx.as_deref(), clock };
+        let unit_s = state.whole.with(|runs| elapsed_unit_s(runs.iter().map(|r| &**r)));
+        let o = SeriesOptions { percentile: pct, transaction: tx.as_deref(), clock, unit_s };
         let dark = state.dark.get();
         let outcomes = state.windowed.with(|w| w.outcomes.clone());
         let causes = causes_shown(state);
@@ -119,19 +122,19 @@ fn TimelineChart() -> impl IntoView {
             for (i, run) in runs.iter().enumerate() {
                 let Some(mut s) = run_series(run, &o) else { continue };
                 // Elapsed time is drawn with each run's shift taken off, so that the runs' windows line up.
-                let shift_min = shifts.iter().rev().find(|x| x.run == run.id).map_or(0.0, |x| x.seconds as f64 / 60.0);
+                let shift = shifts.iter().rev().find(|x| x.run == run.id).map_or(0.0, |x| x.seconds as f64 / unit_s);
                 let origin = run.usable_timeline().map_or(0.0, |t| t.origin_ms as f64);
                 if !clock {
-                    s.x.iter_mut().for_each(|x| *x -= shift_min);
-                    s.resources.iter_mut().for_each(|r| r.1.iter_mut().for_each(|x| *x -= shift_min));
-                    s.span = (s.span.0 - shift_min, s.span.1 - shift_min);
+                    s.x.iter_mut().for_each(|x| *x -= shift);
+                    s.resources.iter_mut().for_each(|r| r.1.iter_mut().for_each(|x| *x -= shift));
+                    s.span = (s.span.0 - shift, s.span.1 - shift);
                 }
                 let window = match outcomes.get(i) {
                     Some(Outcome::Cut { applied, .. }) if clock => {
                         Some((origin + applied.from_s * 1000.0, origin + applied.to_s * 1000.0))
                     }
                     Some(Outcome::Cut { applied, .. }) => {
-                        Some((applied.from_s / 60.0 - shift_min, applied.to_s / 60.0 - shift_min))
+                        Some((applied.from_s / unit_s - shift, applied.to_s / unit_s - shift))
                     }
                     _ => None,
                 };
@@ -140,15 +143,25 @@ fn TimelineChart() -> impl IntoView {
                 drawn.push((i, s));
             }
             let names = causes.iter().map(CauseKey::label).collect();
-            timeline_figure(&drawn, &Frame { percentile: pct, clock, dark, windows, causes: names, cause_rates: rates })
+            let frame = Frame {
+                percentile: pct,
+                clock,
+                seconds: unit_s == 1.0,
+                dark,
+                windows,
+                causes: names,
+                cause_rates: rates,
+            };
+            timeline_figure(&drawn, &frame)
         })
     };
     let on_select = Box::new(move |a: f64, b: f64| {
         if state.url.with_untracked(|u| u.clock) {
             return;
         }
-        let from_s = (a * 60.0).floor().max(0.0) as u32;
-        let to_s = (b * 60.0).ceil().max(0.0) as u32;
+        let unit_s = state.whole.with_untracked(|runs| elapsed_unit_s(runs.iter().map(|r| &**r)));
+        let from_s = (a * unit_s).floor().max(0.0) as u32;
+        let to_s = (b * unit_s).ceil().max(0.0) as u32;
         if from_s < to_s {
             state.url.update(|u| u.window = WindowSpec::Range { from_s, to_s });
         }

@@ -23,6 +23,8 @@ pub const DASH_CLASSES: [&str; 5] = ["dash0", "dash1", "dash2", "dash3", "dash4"
 pub struct Frame {
     pub percentile: u8,
     pub clock: bool,
+    /// Elapsed time in seconds rather than minutes (a short run).
+    pub seconds: bool,
     pub dark: bool,
     /// Each run's window as (from, to) on the x axis, if cut.
     pub windows: Vec<Option<(f64, f64)>>,
@@ -192,7 +194,11 @@ fn layout(n: usize, titles: &[&'static str], runs: &[(usize, RunSeries)], frame:
             ]),
         );
     }
-    let mut x = if frame.clock { axis(dark, "time (UTC)") } else { axis(dark, "elapsed test time (min)") };
+    let mut x = match (frame.clock, frame.seconds) {
+        (true, _) => axis(dark, "time (UTC)"),
+        (false, true) => axis(dark, "elapsed test time (s)"),
+        (false, false) => axis(dark, "elapsed test time (min)"),
+    };
     if frame.clock {
         x.set("type", Attr::of(AxisType::Date));
     }
