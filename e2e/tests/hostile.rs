@@ -31,7 +31,18 @@ fn hostile_bundle() -> serde_json::Value {
             "indices": [{"index": IMG, "store_size": 1_000_000_000u64}, {"index": LINK, "store_size": 2_000_000_000u64}],
             "kpis": [{"name": SCRIPT, "value": 100.0 * f, "unit": "s"}],
             "errors": [{"message": IMG, "count": 3, "services": [LINK]}],
-            "modules": [{"module": BIG, "cpu_units": (1024.0 * f) as u32, "settings": {SCRIPT: LINK}}]
+            "modules": [{"module": BIG, "cpu_units": (1024.0 * f) as u32, "settings": {SCRIPT: LINK}}],
+            "timeline": {
+                "start_ms": 1_700_000_000_000u64, "origin_ms": 1_700_000_000_000u64, "interval_s": 60, "buckets": 2,
+                "users": [1, 2],
+                "transactions": [
+                    {"name": IMG, "samples": [5, 5], "errors": [1, 0], "sum_ms": [200.0 * f, 250.0 * f],
+                     "values_ms": [40.0 * f, 60.0 * f], "exact": true, "cells": [[0, 5], [0, 4, 1, 1]]},
+                    {"name": SHORT_LINK, "samples": [3, 0], "errors": [0, 0], "sum_ms": [300.0, 0.0],
+                     "values_ms": [100.0], "exact": true, "cells": [[0, 3], []]}
+                ],
+                "causes": [{"transaction": IMG, "code": BIG, "message": LINK, "counts": [0, 1]}]
+            }
         })
     };
     json!({
@@ -175,6 +186,16 @@ async fn a_hostile_bundle_runs_nothing_and_shows_its_text_literally() {
         assert!([BIG, LINK, SCRIPT].iter().any(|l| hover.contains(l)), "hover text literal: {hover}");
         assert_eq!(c.execute("return document.querySelectorAll('.hoverlayer a, .hoverlayer [style*=\"font-size:60px\"]').length", vec![]).await.unwrap(), json!(0));
         assert_inert(&c, "trends").await;
+
+        // Timeline: transaction names in the picker, run labels in the legend and the error
+        // cause in the key under the chart, all as text.
+        open_view(&c, "timeline").await;
+        wait_chart(&c).await;
+        let legend = texts(&c, ".chart .legendtext").await;
+        assert!(legend.contains(&BIG.to_string()) && legend.contains(&SCRIPT.to_string()), "{legend:?}");
+        assert!(texts(&c, ".timeline-controls option").await.contains(&IMG.to_string()));
+        assert_eq!(texts(&c, ".cause-key li").await, [format!("{BIG} · {LINK}")]);
+        assert_inert(&c, "timeline").await;
 
         report_exports_are_inert(&c).await;
     })
