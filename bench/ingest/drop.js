@@ -21,14 +21,19 @@
   const run = h.get('run');
   if (!run) return;
   const srcMode = h.get('mode') === 'src';
-  const seen = {fetch: null, ready: new Map()};
+  const seen = {fetch: null, ready: new Map(), workers: 0, log: []};
   if (srcMode) {
     const Base = window.Worker;
     window.Worker = class extends Base {
       constructor(...args) {
         super(...args);
+        const index = seen.workers++;
         this.addEventListener('message', (e) => {
           if (e.data && e.data.type === 'ready' && !seen.ready.has(this)) seen.ready.set(this, performance.now());
+          // For diagnosis: when each worker said what (progress: its bytes and records so far).
+          if (e.data && e.data.type !== 'ready') {
+            seen.log.push([+(performance.now() / 1000).toFixed(3), index, e.data.type, e.data.bytes, e.data.records]);
+          }
         });
       }
       postMessage(m, t) {
@@ -122,7 +127,7 @@
     const ready = seen.ready.get(seen.fetch.worker) ?? seen.fetch.at;
     const t0 = Math.max(seen.fetch.at, ready);
     Object.assign(result, {src_to_table_s: (t1 - t0) / 1000, nav_s: t1 / 1000, fetch_posted_s: seen.fetch.at / 1000,
-                           worker_ready_s: ready / 1000});
+                           worker_ready_s: ready / 1000, messages: seen.log});
     if (window.runlensIngest && window.runlensIngest.ms != null) result.worker = {ms: window.runlensIngest.ms, read_ms: window.runlensIngest.readMs};
     result.shown_csv = await shownCsv();
     result.ok = true;
