@@ -1,8 +1,7 @@
 //! A download read in byte ranges while it arrives (`ranges::start_body`): the first worker keeps
-//! the whole body as the chunks `fetch` gave (`Body`) and posts each range's bytes but the last's,
-//! in batches of at least 1 MiB, on that range's `MessagePort` (transferred, so no copy crosses
-//! the page) to the worker that parses it as they come (`receive`); it parses the last range
-//! itself, from the `Body`, when its bytes arrive. Nothing
+//! the whole body as the chunks `fetch` gave (`Body`), parses range 0 from them as they come, and
+//! posts each later range's bytes, in batches of at least 1 MiB, on that range's `MessagePort`
+//! (transferred, so no copy crosses the page) to the worker that parses it (`receive`). Nothing
 //! is glued into a `Blob` and read back: a `Blob` of thousands of chunk parts read by slices with
 //! `FileReaderSync` was slow (most of a 200 MB `?src=` load) and once failed with
 //! `NotReadableError` (decision 0059).
@@ -177,11 +176,13 @@ impl Future for WaitChange<'_> {
     }
 }
 
-/// A range's bytes from a `Body`, from `at` on.
+/// A range's bytes from a `Body`, from `at` on. `downloading`: the body is this worker's own
+/// download, whose chunks arrive only while the parser lets them (see `pause`).
 pub(super) struct BodyArrivals<'a> {
     pub name: &'a str,
     pub body: &'a Body,
     pub at: u64,
+    pub downloading: bool,
 }
 
 impl Arrivals for BodyArrivals<'_> {
@@ -190,10 +191,40 @@ impl Arrivals for BodyArrivals<'_> {
         self.at += v.as_ref().map_or(0, |v| u64::from(v.length()));
         Ok(v)
     }
+
+    /// While the download runs, range 0's parser gives way after every block of records, so
+    /// that the chunks that came meanwhile are taken and the later ranges' bytes posted on: a
+    /// body stream is read only as fast as it is asked for, so a parser that ran until it
+    /// starved held the whole download (and the other workers) back to its own pace.
+    async fn pause(&mut self) {
+        if self.downloading && self.body.0.borrow().end.is_none() {
+            next_task().await;
+        }
+    }
 }
 
-/// A range's bytes on their way to its worker: its port, the window of the file it gets, and the
-/// batch not yet posted.
+/// Resumes in a task of its own, after the tasks queued before it (the download's chunks): a
+/// message to this worker itself, which, unlike a nested `setTimeout(0)`, is not held back 4 ms.
+async fn next_task() {
+    thread_local! {
+        static CHANNEL: Option<web_sys::MessageChannel> = web_sys::MessageChannel::new().ok();
+    }
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        CHANNEL.with(|c| match c {
+            Some(c) => {
+                c.port2().set_onmessage(Some(&resolve));
+                let _ = c.port1().post_message(&JsValue::NULL);
+            }
+            None => {
+                let _ = resolve.call0(&JsValue::NULL);
+            }
+        })
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// A later range's bytes on their way to its worker: its port, the window of the file it gets,
+/// and the batch not yet posted.
 struct Outlet {
     port: MessagePort,
     from: u64,
@@ -218,9 +249,8 @@ impl Outlet {
     }
 }
 
-/// The first worker's side of a download read in ranges: each chunk goes into its `Body` (its own
-/// range, the last, and any reading again) and, cut to each other range's window, to that range's
-/// port.
+/// The first worker's side of a download read in ranges: each chunk goes into its `Body` (range 0
+/// and any reading again) and, cut to each later range's window, to that range's port.
 pub(super) struct Feed {
     pub body: Body,
     outlets: Vec<Outlet>,

@@ -73,6 +73,9 @@ fn read_err(name: &str, e: wasm_bindgen::JsValue) -> LoadError {
 /// arrived (awaiting them), `None` at the end of the file.
 pub(super) trait Arrivals {
     async fn next(&mut self) -> Result<Option<Uint8Array>, LoadError>;
+    /// Called between blocks of records: lets the worker's other work run (a download's next
+    /// chunks) when it has some.
+    async fn pause(&mut self) {}
 }
 
 /// A range of a `Blob`: read as a stream with a BYOB reader into one reused buffer, then, past
@@ -178,7 +181,7 @@ pub(super) async fn parse(
     };
     loop {
         match parser.step(&mut on_records).map_err(|e| parallel::syntax_err(name, e))? {
-            Step::More => {}
+            Step::More => arrivals.pause().await,
             Step::Done => break,
             Step::Starved => {
                 let w0 = js_sys::Date::now();
