@@ -32,7 +32,13 @@
           if (e.data && e.data.type === 'ready' && !seen.ready.has(this)) seen.ready.set(this, performance.now());
           // For diagnosis: when each worker said what (progress: its bytes and records so far).
           if (e.data && e.data.type !== 'ready') {
-            seen.log.push([+(performance.now() / 1000).toFixed(3), index, e.data.type, e.data.bytes, e.data.records]);
+            const entry = [+(performance.now() / 1000).toFixed(3), index, e.data.type, e.data.bytes, e.data.records];
+            // A part's last fields (borsh, little-endian): records, lines, start, stop, a flag, dropped warnings.
+            if (e.data.type === 'part' && e.data.data && e.data.data.length >= 41) {
+              const d = e.data.data, v = new DataView(d.buffer, d.byteOffset, d.length), at = d.length - 41;
+              entry.push(['records', 'lines', 'start', 'stop'].map((k, i) => [k, Number(v.getBigUint64(at + 8 * i, true))]));
+            }
+            seen.log.push(entry);
           }
         });
       }
