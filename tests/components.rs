@@ -319,7 +319,7 @@ fn a_downloaded_body_reads_the_same_from_its_chunks_at_every_offset() {
 /// missing is an error that names the message, the field and the job.
 mod protocol {
     use js_sys::{Array, Reflect, Uint8Array};
-    use runlens::protocol::{FromWriter, LoadedGroup, ToPage, ToWorker, ToWriter, Written};
+    use runlens::protocol::{FromWriter, LoadedGroup, RangeBytes, ToPage, ToWorker, ToWriter, Written};
     use wasm_bindgen::JsValue;
     use wasm_bindgen_test::*;
 
@@ -329,6 +329,15 @@ mod protocol {
 
     fn blob() -> web_sys::Blob {
         web_sys::Blob::new_with_str_sequence(&Array::of1(&"x".into())).unwrap()
+    }
+
+    fn file() -> RangeBytes {
+        RangeBytes::Blob(blob())
+    }
+
+    /// `n` ports, as a download's ranges get their bytes on.
+    fn ports(n: usize) -> RangeBytes {
+        RangeBytes::Ports((0..n).map(|_| web_sys::MessageChannel::new().unwrap().port2()).collect())
     }
 
     /// Posts `message` with `transfer` on a channel (as a worker or the page would).
@@ -342,7 +351,8 @@ mod protocol {
         let messages = vec![
             ToWorker::Import { job: 1, name: "a.jtl".into(), blob: blob(), workers: 3 },
             ToWorker::Fetch { job: 2, name: "b.json".into(), url: "https://example.com/b.json".into(), workers: 1 },
-            ToWorker::Range { job: 3, name: "c.jtl".into(), blob: blob(), plan: bytes(&[1, 2]), index: 2 },
+            ToWorker::Range { job: 3, name: "c.jtl".into(), bytes: file(), plan: bytes(&[1, 2]), index: 2 },
+            ToWorker::Range { job: 3, name: "c.jtl".into(), bytes: ports(1), plan: bytes(&[1, 2]), index: 1 },
             ToWorker::Part { job: 4, index: 1, data: bytes(&[3]), failed: None },
             ToWorker::Part { job: 4, index: 2, data: bytes(&[]), failed: Some("bad line".into()) },
             ToWorker::Runs { job: 5, index: 1, first: 7, data: bytes(b"[]") },
@@ -353,12 +363,16 @@ mod protocol {
         for m in messages {
             let back = ToWorker::from_js(&m.to_js().into()).unwrap();
             assert_eq!(format!("{back:?}"), format!("{m:?}"));
-            let transferred = matches!(m, ToWorker::Part { .. } | ToWorker::Runs { .. });
+            // Byte arrays and a range's port are transferred.
+            let transferred = matches!(
+                m,
+                ToWorker::Part { .. } | ToWorker::Runs { .. } | ToWorker::Range { bytes: RangeBytes::Ports(_), .. }
+            );
             assert_eq!(m.transfer().length(), u32::from(transferred), "{m:?}");
         }
         // The plan is copied to each worker, never transferred.
         let plan = bytes(&[1, 2, 3]);
-        let range = ToWorker::Range { job: 3, name: "c.jtl".into(), blob: blob(), plan: plan.clone(), index: 1 };
+        let range = ToWorker::Range { job: 3, name: "c.jtl".into(), bytes: file(), plan: plan.clone(), index: 1 };
         post(&range.to_js(), &range.transfer());
         assert_eq!(plan.length(), 3);
     }
@@ -377,7 +391,8 @@ mod protocol {
         let messages = vec![
             ToPage::Ready { build: "b1".into() },
             ToPage::Progress { job: 1, bytes: 5_000_000_000, records: 7 },
-            ToPage::Plan { job: 1, data: bytes(&[1]), ranges: 3, blob: blob() },
+            ToPage::Plan { job: 1, data: bytes(&[1]), ranges: 3, bytes: file() },
+            ToPage::Plan { job: 1, data: bytes(&[1]), ranges: 3, bytes: ports(2) },
             ToPage::Part { job: 1, index: 2, data: bytes(&[]), failed: Some("why".into()) },
             ToPage::Big { job: 1, bundle: true, bytes: 1 << 33 },
             ToPage::BundleParts {
@@ -402,7 +417,7 @@ mod protocol {
             assert_eq!(back.job(), m.job());
         }
         let counts: Vec<u32> = messages.iter().map(|m| m.transfer().length()).collect();
-        assert_eq!(counts, [0, 0, 1, 1, 0, 2, 1, 0, 0, 2]);
+        assert_eq!(counts, [0, 0, 1, 3, 1, 0, 2, 1, 0, 0, 2]);
         post(&done.to_js(), &done.transfer());
         assert_eq!((head.length(), run.length()), (0, 0), "the answer's arrays are transferred, not copied");
     }
@@ -436,13 +451,18 @@ mod protocol {
 
     #[wasm_bindgen_test]
     fn a_message_that_does_not_read_is_an_error_naming_its_field() {
-        let range = ToWorker::Range { job: 3, name: "c.jtl".into(), blob: blob(), plan: bytes(&[1]), index: 1 };
+        let range = ToWorker::Range { job: 3, name: "c.jtl".into(), bytes: file(), plan: bytes(&[1]), index: 1 };
         let o = range.to_js();
         Reflect::delete_property(&o, &"plan".into()).unwrap();
         let e = ToWorker::from_js(&o.into()).unwrap_err();
         assert_eq!(e.job(), Some(3));
         assert!(!e.is_unknown_kind());
         assert_eq!(e.to_string(), "a \"range\" message without its plan (a Uint8Array)");
+        // Bytes neither of a file nor on ports.
+        let o = range.to_js();
+        Reflect::delete_property(&o, &"blob".into()).unwrap();
+        let e = ToWorker::from_js(&o.into()).unwrap_err();
+        assert_eq!(e.to_string(), "a \"range\" message without its ports (a Blob or an array of MessagePorts)");
         let o = ToPage::Progress { job: 2, bytes: 1, records: 1 }.to_js();
         Reflect::set(&o, &"records".into(), &"many".into()).unwrap();
         assert_eq!(

@@ -10,10 +10,44 @@
 // page's main thread ran meanwhile. Then, untimed: the exact table from the bundle the worker made
 // (the page keeps it in IndexedDB for a reload) and the table as shown (its CSV export), posted
 // to /result for the runner to check.
+//
+// With `mode=src` in the hash the page was opened with `?src=/data/FILE` (run.py --src): nothing is
+// dropped; the clock starts when the page hands the download to the first ingest worker (its
+// `fetch` message, or the worker's `ready` if that comes later: a drop's workers are warm), so the
+// time is the download and the import, as a drop's is the import. `nav_s` is the time since the
+// page's navigation, for reference. The page's Workers are wrapped to see those two moments.
 (() => {
   const h = new URLSearchParams(location.hash.slice(1));
   const run = h.get('run');
   if (!run) return;
+  const srcMode = h.get('mode') === 'src';
+  const seen = {fetch: null, ready: new Map(), workers: 0, log: []};
+  if (srcMode) {
+    const Base = window.Worker;
+    window.Worker = class extends Base {
+      constructor(...args) {
+        super(...args);
+        const index = seen.workers++;
+        this.addEventListener('message', (e) => {
+          if (e.data && e.data.type === 'ready' && !seen.ready.has(this)) seen.ready.set(this, performance.now());
+          // For diagnosis: when each worker said what (progress: its bytes and records so far).
+          if (e.data && e.data.type !== 'ready') {
+            const entry = [+(performance.now() / 1000).toFixed(3), index, e.data.type, e.data.bytes, e.data.records];
+            // A part's last fields (borsh, little-endian): records, lines, start, stop, a flag, dropped warnings.
+            if (e.data.type === 'part' && e.data.data && e.data.data.length >= 41) {
+              const d = e.data.data, v = new DataView(d.buffer, d.byteOffset, d.length), at = d.length - 41;
+              entry.push(['records', 'lines', 'start', 'stop'].map((k, i) => [k, Number(v.getBigUint64(at + 8 * i, true))]));
+            }
+            seen.log.push(entry);
+          }
+        });
+      }
+      postMessage(m, t) {
+        if (m && m.type === 'fetch' && !seen.fetch) seen.fetch = {at: performance.now(), worker: this};
+        return t === undefined ? super.postMessage(m) : super.postMessage(m, t);
+      }
+    };
+  }
   const file = h.get('file'), name = h.get('name') || file;
   const settle = +(h.get('settle') || 0), timeout = +(h.get('timeout') || 600) * 1000;
   const now = () => performance.now();
@@ -86,10 +120,31 @@
     return copied;
   }
 
+  // A `?src=` load: from the download handed to a ready worker to the first frame with the table;
+  // then its table as shown (a downloaded file is not kept in IndexedDB).
+  async function srcLoad(result) {
+    const outcome = await whenDom(() => document.querySelector('table[data-table=latency] tbody tr') ? 'table'
+      : document.querySelector('.notice.error') ? 'error' : null, timeout);
+    if (outcome === 'error') throw new Error(document.querySelector('.notice.error').textContent);
+    await new Promise((r) => requestAnimationFrame(r));
+    await new Promise((r) => setTimeout(r, 0));
+    const t1 = now();
+    if (!seen.fetch) throw new Error('the page never handed a download to a worker');
+    const ready = seen.ready.get(seen.fetch.worker) ?? seen.fetch.at;
+    const t0 = Math.max(seen.fetch.at, ready);
+    Object.assign(result, {src_to_table_s: (t1 - t0) / 1000, nav_s: t1 / 1000, fetch_posted_s: seen.fetch.at / 1000,
+                           worker_ready_s: ready / 1000, messages: seen.log});
+    if (window.runlensIngest && window.runlensIngest.ms != null) result.worker = {ms: window.runlensIngest.ms, read_ms: window.runlensIngest.readMs};
+    result.shown_csv = await shownCsv();
+    result.ok = true;
+    await post('/result', result);
+  }
+
   async function main() {
     const result = {run, file, ok: false, longtask_max_ms: null};
     try {
       await whenDom(() => document.querySelector('.app'), 60000);
+      if (srcMode) return await srcLoad(result);
       let t = now();
       const blob = await (await fetch('/data/' + file)).blob();
       result.fetch_s = (now() - t) / 1000;

@@ -1,7 +1,9 @@
 // In-browser peers of runlens for scripts/bench-ingest.sh: the same JTL held as a File, turned into
 // the exact per-label table (count, errors, min, max, mean, p50/p90/p95/p99 by nearest rank,
 // sorted[ceil(p*n/100) - 1]); and the floor under them all, the File read and dropped (read-1w,
-// read-2w). URL: peers.html?peer=duckdb-wasm-eh|papaparse|read-1w|read-2w&file=F&run=ID&settle=MS
+// read-2w); and the floor under a `?src=` load (stream-url): the file's URL fetched in a worker and
+// its body read to the end and dropped (run.py --src).
+// URL: peers.html?peer=duckdb-wasm-eh|papaparse|read-1w|read-2w|stream-url&file=F&run=ID&settle=MS
 //
 // Adapted from the shared research harness (shared/research/browser-perf-harness/bench.mjs and
 // peers.mjs: the DuckDB-Wasm set-up, the GROUP BY with quantile_disc, Papa Parse's `step` peer and
@@ -119,6 +121,58 @@ async function readAll(workers, f) {
   return null;
 }
 
+// A download read to the end and dropped, in a worker as runlens downloads (src/worker/download.rs).
+const STREAMER = `onmessage = async (e) => {
+  const resp = await fetch(e.data.url);
+  const reader = resp.body.getReader();
+  let bytes = 0;
+  for (;;) {
+    const {value, done} = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+  }
+  postMessage({bytes});
+};`;
+
+function streamUrl(url) {
+  const w = new Worker(URL.createObjectURL(new Blob([STREAMER], {type: 'text/javascript'})));
+  return () => new Promise((resolve) => {
+    w.onmessage = (e) => resolve(e.data.bytes);
+    w.postMessage({url});
+  });
+}
+
+// Where the time of a `?src=` load went before decision 0059, without the parsing: the body
+// gathered in chunks, glued into one Blob in the worker (as `Input::into_blob` did), and the two
+// halves of that Blob read by two workers (BYOB streams, as a range is read). Diagnosis only.
+const GLUER = `onmessage = async (e) => {
+  const t0 = performance.now();
+  const reader = (await fetch(e.data.url)).body.getReader();
+  const chunks = [];
+  for (;;) {
+    const {value, done} = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  const t1 = performance.now();
+  const blob = new Blob(chunks);
+  postMessage({blob, chunks: chunks.length, download_s: (t1 - t0) / 1000, glue_s: (performance.now() - t1) / 1000});
+};`;
+
+async function blobGlue(url, result) {
+  const gluer = new Worker(URL.createObjectURL(new Blob([GLUER], {type: 'text/javascript'})));
+  const readers = readInit(2);
+  return async () => {
+    const t0 = now();
+    const glued = await new Promise((resolve) => { gluer.onmessage = (e) => resolve(e.data); gluer.postMessage({url}); });
+    const t1 = now();
+    await readAll(readers, glued.blob);
+    Object.assign(result, {chunks: glued.chunks, download_s: glued.download_s, glue_s: glued.glue_s,
+                           read_halves_s: (now() - t1) / 1000, until_glued_s: (t1 - t0) / 1000});
+    return null;
+  };
+}
+
 function loadScript(src) {
   return new Promise((res, rej) => {
     const el = document.createElement('script');
@@ -130,12 +184,23 @@ function loadScript(src) {
 async function main() {
   const result = {run, peer, file, ok: false, longtask_max_ms: null};
   try {
-    let t = now();
-    const blob = await (await fetch('/data/' + file)).blob();
-    result.fetch_s = (now() - t) / 1000;
-    const f = new File([blob], file);
-    let compute = null, read = null;
-    if (peer === 'duckdb-wasm-eh') {
+    let compute = null, read = null, f = null;
+    if (peer === 'stream-url') {
+      const stream = streamUrl(new URL('/data/' + file, location.href).href);
+      result.version = 'fetch, body read and dropped';
+      read = async () => { result.bytes = await stream(); return null; };
+    } else if (peer === 'blob-glue') {
+      read = await blobGlue(new URL('/data/' + file, location.href).href, result);
+      result.version = 'fetch, chunks glued into a Blob, its halves read';
+    } else {
+      const t = now();
+      const blob = await (await fetch('/data/' + file)).blob();
+      result.fetch_s = (now() - t) / 1000;
+      f = new File([blob], file);
+    }
+    if (peer === 'stream-url' || peer === 'blob-glue') {
+      /* set up above */
+    } else if (peer === 'duckdb-wasm-eh') {
       const d = await duckInit(result);
       compute = (buf) => duck(d, buf);
     } else if (peer === 'papaparse') {

@@ -4,6 +4,13 @@
 
     run.py --rows 1000000 [--reps 5] [--tools ID ...] [--quiet-budget-min 20] [--retries 1]
     run.py --memory [--rows 1000000] [--memory-rows 5000000 21500000] [--memory-reps 3]
+    run.py --src [--reps 5] [--src-loads 20]
+
+--src: the file dropped (runlens, 2 workers), the same file by `?src=` (2 workers; from the
+download handed to a ready worker to the table on screen) and the plain stream of the same URL (a
+worker fetches it and drops the bytes), alternated in every round, fresh browser each; then the
+target, `?src=` ≤ drop + stream, met or not. --src-loads N: then N `?src=` loads in a row, each
+checked against the answers; any failure makes the run fail (exit status 1).
 
 Default mode: `reps` rounds; each waits for a quiet machine (machine.Quiet), then runs every tool
 once (round-robin, so background noise spreads evenly); a run during which other processes used
@@ -64,7 +71,8 @@ def measure(ctx, tool, path, run_id):
 def verify(r, tool, answers):
     if not r.get("ok") or tool.kind == "floor":
         return
-    r["mismatches"] = checks.check(r.pop("table", None), answers)
+    # A `?src=` load is checked as shown (a downloaded file is not kept in IndexedDB).
+    r["mismatches"] = [] if tool.how.get("src") else checks.check(r.pop("table", None), answers)
     if tool.kind == "runlens":
         r["mismatches"] += checks.check_shown(r.pop("shown_csv", None), answers)
 
@@ -169,6 +177,33 @@ def summary(rows, tool_list, rounds):
     say("Runs disturbed by other processes (after retries): " + (", ".join(f"{k} {v}" for k, v in dist.items() if v) or "none"))
 
 
+def src_target(rows):
+    """The `?src=` target of issue #30: src ≤ drop + stream, medians of the same run."""
+    med = lambda tid: statistics.median([r["secs"] for r in rows if r["tool"] == tid and r.get("ok")] or [float("nan")])
+    drop, src, stream = med("runlens-chromium-2w"), med("runlens-chromium-2w-src"), med("stream-url")
+    met = src <= drop + stream
+    say(f"\n?src= target: {src:.3f} s {'≤' if met else '>'} drop {drop:.3f} s + stream {stream:.3f} s = "
+        f"{drop + stream:.3f} s: {'met' if met else 'NOT met'}")
+    return met
+
+
+def src_loads(ctx, tool, path, answers, n):
+    """`n` `?src=` loads in a row, each checked; returns how many failed."""
+    say(f"\n{n} ?src= loads in a row")
+    failed = 0
+    for i in range(n):
+        r = measure(ctx, tool, path, f"{int(time.time())}-loop-{i}")
+        verify(r, tool, answers)
+        r.update(tool=tool.id, loop=i)
+        ctx["raw"].write(json.dumps(r) + "\n")
+        ctx["raw"].flush()
+        bad = not r.get("ok") or r.get("mismatches")
+        failed += bool(bad)
+        show_run(r)
+    say(f"?src= loads: {n - failed}/{n} exact, {failed} failed")
+    return failed
+
+
 def memory_mode(ctx, a, tool_list, main_rows):
     """runlens in Chromium on the main file and on larger ones (each deleted after): growth of the
     renderer's memory during the ingest, the longest main-thread task, and the time."""
@@ -230,6 +265,8 @@ def main():
     ap.add_argument("--memory-rows", type=int, nargs="*", default=[5_000_000, 21_500_000],
                     help="larger files of the memory mode (5,000,000 ≈ 1 GB; 21,500,000 ≈ 4.3 GB, past 2^32 bytes)")
     ap.add_argument("--memory-reps", type=int, default=3, help="runs per worker count in the memory mode (1 for files over 2 GB)")
+    ap.add_argument("--src", action="store_true", help="the `?src=` mode (see above)")
+    ap.add_argument("--src-loads", type=int, default=0, help="with --src: this many `?src=` loads in a row after")
     ap.add_argument("--keep-data", action="store_true", help="keep the main generated file for the next run")
     a = ap.parse_args()
 
@@ -243,7 +280,10 @@ def main():
     work = os.path.join(ROOT, "target", "bench-ingest")
     tmp = os.path.join(work, "tmp")
     os.makedirs(tmp, exist_ok=True)
-    tool_list = [t for t in T.tools(env) if not a.tools or t.id in a.tools]
+    src_ids = ("runlens-chromium-2w", "runlens-chromium-2w-src", "stream-url")
+    # The `?src=` tools run only when asked for (--src, or by id).
+    tool_list = [t for t in T.tools(env) if (t.id in a.tools if a.tools else
+                                              t.id in src_ids if a.src else t.id not in (*src_ids[1:], "blob-glue"))]
     if a.memory:
         tool_list = [t for t in tool_list if t.kind == "runlens"]
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the running browser gets stopped
@@ -267,6 +307,10 @@ def main():
             if a.memory:
                 return memory_mode(ctx, a, tool_list, a.rows)
             path, answers = generate(work, a.rows)
+            if a.src and a.reps == 0:
+                src_tool = next(t for t in T.tools(env) if t.id == "runlens-chromium-2w-src")
+                failed = src_loads(ctx, src_tool, path, answers, a.src_loads)
+                sys.exit(1 if failed else 0)
             say(f"file: {path}, {a.rows:,} rows, {os.path.getsize(path) / 1e6:,.1f} MB; {a.reps} rounds of {len(tool_list)} tools")
             rows, rounds = [], []
             for rep in range(a.reps):
@@ -280,6 +324,12 @@ def main():
                     raw.write(json.dumps(r) + "\n")
                     raw.flush()
             summary(rows, tool_list, rounds)
+            if a.src:
+                src_target(rows)
+                if a.src_loads:
+                    src_tool = next(t for t in tool_list if t.id == "runlens-chromium-2w-src")
+                    if src_loads(ctx, src_tool, path, answers, a.src_loads):
+                        sys.exit(1)
     finally:
         srv.shutdown()
         if path and not a.keep_data:

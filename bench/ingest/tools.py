@@ -43,6 +43,15 @@ def tools(env):
         # a range), the floor under any in-tab tool's time.
         Tool("read-floor-1w", "floor: the File read in 1 worker, no parsing · Chromium", "floor", peer="read-1w"),
         Tool("read-floor-2w", "floor: the File read in 2 workers (a half each), no parsing · Chromium", "floor", peer="read-2w"),
+        # run.py --src: the same file by `?src=` (download and import, from the download handed to
+        # a ready worker to the table), and the floor under it, the URL streamed and dropped.
+        Tool("runlens-chromium-2w-src", "runlens · Chromium · 2 workers (?src= download → table on screen)", "runlens",
+             workers=2, src=True),
+        Tool("stream-url", "floor: the file's URL fetched in a worker, body read and dropped · Chromium", "floor",
+             peer="stream-url"),
+        # Diagnosis of the `?src=` path before decision 0059 (run it with --tools blob-glue).
+        Tool("blob-glue", "diagnosis: the URL's chunks glued into a Blob in a worker, its halves read by 2 workers",
+             "floor", peer="blob-glue"),
         Tool("runlens-native-1t", "runlens · native · 1 thread (file → table)", "native",
              cmd=[env["example"], "{file}", "1"]),
         Tool("runlens-native-2t", "runlens · native · 2 threads (file → table)", "native",
@@ -152,8 +161,13 @@ class Marks:
 
 def browser_url(srv, tool, file, run_id, settle_ms, timeout):
     if tool.kind == "runlens":
-        frag = urllib.parse.urlencode({"run": run_id, "file": file, "settle": settle_ms, "timeout": int(timeout)})
-        return f"http://127.0.0.1:{srv.port}/runlens/?view=latency&workers={tool.how['workers']}#{frag}"
+        frag = {"run": run_id, "file": file, "settle": settle_ms, "timeout": int(timeout)}
+        src = ""
+        if tool.how.get("src"):
+            frag["mode"] = "src"
+            src = "&src=" + urllib.parse.quote(f"/data/{file}", safe="")
+        return (f"http://127.0.0.1:{srv.port}/runlens/?view=latency&workers={tool.how['workers']}{src}"
+                f"#{urllib.parse.urlencode(frag)}")
     if tool.kind == "memory":
         return f"http://127.0.0.1:{srv.port}/bench/parse.html?" + urllib.parse.urlencode({"file": file, "run": run_id})
     q = urllib.parse.urlencode({"peer": tool.how["peer"], "file": file, "run": run_id, "settle": settle_ms})
@@ -197,5 +211,5 @@ def run_browser(srv, marks, tool, file, run_id, tmp, timeout, settle_ms):
     result.update(marks.memory())
     result.update(marks.cpu())
     result["wall_s"], result["foreign_cpu_s"] = wall, foreign
-    result["secs"] = result.get("drop_to_table_s", result.get("file_to_table_s"))
+    result["secs"] = result.get("drop_to_table_s", result.get("src_to_table_s", result.get("file_to_table_s")))
     return result

@@ -272,3 +272,29 @@ async fn a_jtl_opens_by_src_like_a_bundle() {
     .await;
     drop(jtl);
 }
+
+/// A JTL large enough to be read in byte ranges (over 16 MB), opened by `?src=`: read in ranges
+/// while it downloads (the first worker parses range 0 and posts the later ranges' bytes on ports,
+/// `worker::feed`), with one worker, two, and three (a middle range, which gets the bytes past
+/// its end for its last record), the table equals the generator's exact answers every time.
+#[tokio::test]
+async fn a_large_jtl_by_src_is_read_in_ranges_while_it_downloads_exactly() {
+    let Some(jtl) = generate("by-src-ranges.jtl", 100_000, true) else { return };
+    let size = std::fs::metadata(&jtl.path).unwrap().len();
+    assert!(size > 16 << 20, "{size} bytes: too small to be read in ranges");
+    let answers = jtl.answers.clone().unwrap();
+    with_browser(move |c| async move {
+        for workers in [2, 1, 3] {
+            c.goto(&site(&format!("?src=../files/by-src-ranges.jtl&view=latency&workers={workers}"))).await.unwrap();
+            let notice = wait_notice(&c, "by-src-ranges.jtl: read as", 60).await;
+            assert!(
+                notice.contains("read as JMeter CSV results (JTL), 100,000 records."),
+                "{workers} workers: {notice}"
+            );
+            wait_text(&c, "table[data-table='latency']", "MSF_GET").await;
+            check_table(&latency_csv(&c).await, &answers);
+        }
+    })
+    .await;
+    drop(jtl);
+}

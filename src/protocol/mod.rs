@@ -14,7 +14,10 @@
 //!   sends them [`ToWorker::Warm`]) and takes heap room for a bundle's runs.
 //! - A large JMeter CSV read in ranges: [`ToPage::Plan`]; the page sends [`ToWorker::Range`] 1..
 //!   to the other workers, each answers [`ToPage::Part`], which the page forwards to the first
-//!   worker as [`ToWorker::Part`]; the first worker merges and posts [`ToPage::Done`].
+//!   worker as [`ToWorker::Part`]; the first worker merges and posts [`ToPage::Done`]. The ranges'
+//!   bytes ([`RangeBytes`]): a file's `Blob`, which every worker reads; or, a download, one
+//!   `MessagePort` per range (transferred), on which the first worker posts that range's bytes as
+//!   they arrive (`worker::feed`), so that they are parsed while the rest downloads.
 //! - A big bundle cut into groups of runs (`worker::bundle_parts`): [`ToPage::BundleParts`], more
 //!   of them while it downloads; the page hands each group to the worker with the fewest bytes
 //!   still to parse as [`ToWorker::Runs`], reads each answer, [`ToPage::RunsDone`], at once and
@@ -34,6 +37,7 @@ mod to_page;
 mod to_worker;
 mod writer;
 
+pub use read::RangeBytes;
 pub use to_page::{LoadedGroup, ToPage};
 pub use to_worker::ToWorker;
 pub use writer::{FromWriter, ToWriter, Written};

@@ -4,6 +4,7 @@
 use super::ProtocolError;
 use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Blob, MessagePort};
 
 /// A field of a JS object, `undefined` when absent (the one such helper: nothing else reads a
 /// message's fields).
@@ -75,6 +76,17 @@ impl<'a> Fields<'a> {
         get(self.v, field).dyn_into::<T>().map_err(|_| self.error(field, expected))
     }
 
+    /// A range's bytes: a `blob`, or `ports` (an array of `MessagePort`s).
+    pub(super) fn range_bytes(&self) -> Result<RangeBytes, ProtocolError> {
+        const EXPECTED: &str = "a Blob or an array of MessagePorts";
+        if let Ok(blob) = self.handle::<Blob>("blob", EXPECTED) {
+            return Ok(RangeBytes::Blob(blob));
+        }
+        let a = self.array("ports", EXPECTED)?;
+        let ports = a.iter().map(|x| x.dyn_into::<MessagePort>().map_err(|_| self.error("ports", EXPECTED)));
+        Ok(RangeBytes::Ports(ports.collect::<Result<_, _>>()?))
+    }
+
     pub(super) fn bytes(&self, field: &'static str) -> Result<Uint8Array, ProtocolError> {
         self.handle(field, "a Uint8Array")
     }
@@ -100,5 +112,42 @@ impl<'a> Fields<'a> {
         const EXPECTED: &str = "an array of strings";
         let a = self.array(field, EXPECTED)?;
         a.iter().map(|x| x.as_string().ok_or_else(|| self.error(field, EXPECTED))).collect()
+    }
+}
+
+/// Where the workers reading a file in ranges get its bytes: the file (a `Blob` every worker
+/// reads), or a download's ranges, one `MessagePort` per range past the first, on which the first
+/// worker posts that range's bytes (`worker::feed`).
+#[derive(Debug, Clone)]
+pub enum RangeBytes {
+    Blob(Blob),
+    Ports(Vec<MessagePort>),
+}
+
+impl RangeBytes {
+    /// The message's fields for it.
+    pub(super) fn fields(&self) -> [(&'static str, Option<JsValue>); 2] {
+        match self {
+            RangeBytes::Blob(b) => [("blob", Some(b.into())), ("ports", None)],
+            RangeBytes::Ports(p) => [("blob", None), ("ports", Some(p.iter().collect::<Array>().into()))],
+        }
+    }
+
+    /// What posting it transfers: its ports.
+    pub(super) fn transfer(&self, list: &Array) {
+        if let RangeBytes::Ports(p) = self {
+            p.iter().for_each(|p| {
+                list.push(p);
+            });
+        }
+    }
+
+    /// The bytes of range `index` (> 0) for the worker that reads it: the same `Blob`, or the
+    /// range's own port.
+    pub fn of_range(&self, index: usize) -> RangeBytes {
+        match self {
+            RangeBytes::Blob(b) => RangeBytes::Blob(b.clone()),
+            RangeBytes::Ports(p) => RangeBytes::Ports(p.get(index.wrapping_sub(1)).cloned().into_iter().collect()),
+        }
     }
 }

@@ -1,10 +1,9 @@
 //! What an ingest worker sends the page ([`ToPage`]).
 
 use super::read::{kind, Fields};
-use super::{array_of, buffers, object, ProtocolError};
+use super::{array_of, buffers, object, ProtocolError, RangeBytes};
 use js_sys::{Array, Object, Uint8Array};
 use wasm_bindgen::JsValue;
-use web_sys::Blob;
 
 /// Ingest worker → page.
 #[derive(Debug, Clone)]
@@ -13,9 +12,10 @@ pub enum ToPage {
     Ready { build: String },
     /// `{type:"progress", job, bytes, records}`: this worker's bytes and records read so far.
     Progress { job: u32, bytes: u64, records: u64 },
-    /// `{type:"plan", job, data, ranges, blob}`: a large JMeter CSV is read in `ranges` ranges;
-    /// `data` the plan (borsh, transferred), `blob` the file (a download exists only in the worker).
-    Plan { job: u32, data: Uint8Array, ranges: u32, blob: Blob },
+    /// `{type:"plan", job, data, ranges, blob | ports}`: a large JMeter CSV is read in `ranges`
+    /// ranges; `data` the plan (borsh, transferred), `bytes` where the ranges' bytes come from (a
+    /// download exists only in the worker: its bytes come on ports, transferred).
+    Plan { job: u32, data: Uint8Array, ranges: u32, bytes: RangeBytes },
     /// `{type:"part", job, index, data, failed}`: range `index` read (`data`: its
     /// `import::common::parallel` part, transferred), or why not (`failed`, with `data` empty).
     Part { job: u32, index: u32, data: Uint8Array, failed: Option<String> },
@@ -63,10 +63,10 @@ impl ToPage {
             ToPage::Progress { job, bytes, records } => {
                 object("progress", &[("job", n(*job)), ("bytes", big(*bytes)), ("records", big(*records))])
             }
-            ToPage::Plan { job, data, ranges, blob } => object(
-                "plan",
-                &[("job", n(*job)), ("data", Some(data.into())), ("ranges", n(*ranges)), ("blob", Some(blob.into()))],
-            ),
+            ToPage::Plan { job, data, ranges, bytes } => {
+                let [b, p] = bytes.fields();
+                object("plan", &[("job", n(*job)), ("data", Some(data.into())), ("ranges", n(*ranges)), b, p])
+            }
             ToPage::Part { job, index, data, failed } => object(
                 "part",
                 &[
@@ -135,7 +135,12 @@ impl ToPage {
     /// The buffers posting this message transfers: every byte array it holds.
     pub fn transfer(&self) -> Array {
         match self {
-            ToPage::Plan { data, .. } | ToPage::Part { data, .. } => buffers([data]),
+            ToPage::Plan { data, bytes, .. } => {
+                let list = buffers([data]);
+                bytes.transfer(&list);
+                list
+            }
+            ToPage::Part { data, .. } => buffers([data]),
             ToPage::BundleParts { parts, .. } => buffers(parts),
             ToPage::RunsDone { group: Some(g), .. } => buffers(&g.runs),
             ToPage::Done { data, runs, .. } => buffers(std::iter::once(data).chain(runs)),
@@ -162,7 +167,7 @@ impl ToPage {
                     job: f.job()?,
                     data: f.bytes("data")?,
                     ranges: f.u32("ranges")?,
-                    blob: f.handle("blob", "a Blob")?,
+                    bytes: f.range_bytes()?,
                 }
             }
             "part" => {

@@ -1,7 +1,7 @@
 //! What the page sends an ingest worker ([`ToWorker`]).
 
 use super::read::{kind, Fields};
-use super::{buffers, object, ProtocolError};
+use super::{buffers, object, ProtocolError, RangeBytes};
 use js_sys::{Array, Object, Uint8Array};
 use wasm_bindgen::JsValue;
 use web_sys::Blob;
@@ -14,10 +14,10 @@ pub enum ToWorker {
     Import { job: u32, name: String, blob: Blob, workers: u32 },
     /// `{type:"fetch", job, name, url, workers}`: download an absolute http(s) URL and read it.
     Fetch { job: u32, name: String, url: String, workers: u32 },
-    /// `{type:"range", job, name, blob, plan, index}`: read range `index` of the first worker's
-    /// `plan` (borsh, `import::common::parallel::Plan`) of `blob`. The plan is copied, not transferred (each
-    /// worker gets its own).
-    Range { job: u32, name: String, blob: Blob, plan: Uint8Array, index: u32 },
+    /// `{type:"range", job, name, blob | ports, plan, index}`: read range `index` of the first
+    /// worker's `plan` (borsh, `import::common::parallel::Plan`) from `bytes` (the file, or the
+    /// range's port, transferred). The plan is copied, not transferred (each worker gets its own).
+    Range { job: u32, name: String, bytes: RangeBytes, plan: Uint8Array, index: u32 },
     /// `{type:"part", job, index, data, failed}`: another worker's [`super::ToPage::Part`],
     /// forwarded to the first worker (`data` transferred).
     Part { job: u32, index: u32, data: Uint8Array, failed: Option<String> },
@@ -44,16 +44,13 @@ impl ToWorker {
             ToWorker::Fetch { job, name, url, workers } => {
                 object("fetch", &[("job", n(*job)), ("name", s(name)), ("url", s(url)), ("workers", n(*workers))])
             }
-            ToWorker::Range { job, name, blob, plan, index } => object(
-                "range",
-                &[
-                    ("job", n(*job)),
-                    ("name", s(name)),
-                    ("blob", Some(blob.into())),
-                    ("plan", Some(plan.into())),
-                    ("index", n(*index)),
-                ],
-            ),
+            ToWorker::Range { job, name, bytes, plan, index } => {
+                let [b, p] = bytes.fields();
+                object(
+                    "range",
+                    &[("job", n(*job)), ("name", s(name)), b, p, ("plan", Some(plan.into())), ("index", n(*index))],
+                )
+            }
             ToWorker::Part { job, index, data, failed } => object(
                 "part",
                 &[
@@ -84,6 +81,11 @@ impl ToWorker {
     pub fn transfer(&self) -> Array {
         match self {
             ToWorker::Part { data, .. } | ToWorker::Runs { data, .. } => buffers([data]),
+            ToWorker::Range { bytes, .. } => {
+                let list = Array::new();
+                bytes.transfer(&list);
+                list
+            }
             _ => Array::new(),
         }
     }
@@ -114,7 +116,7 @@ impl ToWorker {
                 ToWorker::Range {
                     job: f.job()?,
                     name: f.string("name")?,
-                    blob: f.handle("blob", "a Blob")?,
+                    bytes: f.range_bytes()?,
                     plan: f.bytes("plan")?,
                     index: f.u32("index")?,
                 }

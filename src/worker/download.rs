@@ -1,9 +1,11 @@
 //! A download (`fetch` in the worker): its body gathered chunk by chunk with progress, up to the
-//! limit; a big bundle is gathered, scanned and cut into groups of runs while it arrives.
+//! limit; a big bundle is gathered, scanned and cut into groups of runs while it arrives; a large
+//! JMeter CSV of announced size is read in ranges while it arrives (`feed`).
 
 use super::chunk_source::ChunkSource;
-use super::import_job::{splits_as_bundle, tell_big};
-use super::{bundle_parts, progress, scope};
+use super::feed::Feed;
+use super::import_job::{body_plan, splits_as_bundle, tell_big};
+use super::{bundle_parts, progress, ranges, scope};
 use crate::bundle::split::Scanner;
 use crate::bundle::stream_cut::StreamCut;
 use crate::import::common::parallel::RangeSource;
@@ -16,6 +18,8 @@ use wasm_bindgen::{JsCast, JsValue};
 pub(super) enum Downloaded {
     Chunks(ChunkSource),
     Bundle(Gathered),
+    /// Read in ranges as it arrived (`ranges::start_body`): the merge follows.
+    Fed,
 }
 
 /// A big bundle as it downloads.
@@ -57,6 +61,8 @@ pub(super) async fn download(job: u32, url: &str, name: &str, workers: usize) ->
     // and scanned as it arrives.
     let mut decided = length < crate::bundle::split_load::MIN_SPLIT_BYTES;
     let mut gathered: Option<Gathered> = None;
+    // A large JMeter CSV, read in ranges as it arrives (its parsers report progress).
+    let mut feed: Option<Feed> = None;
     loop {
         let r = JsFuture::from(reader.read())
             .await
@@ -76,16 +82,19 @@ pub(super) async fn download(job: u32, url: &str, name: &str, workers: usize) ->
             let Ok(chunk) = value.dyn_into::<Uint8Array>() else {
                 return Err(format!("Could not read {url}: the browser gave something other than bytes."));
             };
-            match gathered.as_mut() {
-                Some(g) => {
+            match (gathered.as_mut(), feed.as_mut()) {
+                (Some(g), _) => {
                     append(&mut g.bytes, &chunk);
                     g.scanner.feed(&g.bytes);
                     let from = g.cut.take(g.scanner.seps());
                     bundle_parts::post_streamed(job, name, &g.bytes, &g.cut, from);
                 }
-                None => chunks.push(chunk),
+                (None, Some(f)) => f.push(chunk),
+                (None, None) => chunks.push(chunk),
             }
-            progress(job, total, 0);
+            if feed.is_none() {
+                progress(job, total, 0);
+            }
         }
         if !decided && (done || total >= HEAD_BYTES as u64) {
             decided = true;
@@ -105,6 +114,10 @@ pub(super) async fn download(job: u32, url: &str, name: &str, workers: usize) ->
                 let from = cut.take(scanner.seps());
                 bundle_parts::post_streamed(job, name, &bytes, &cut, from);
                 gathered = Some(Gathered { bytes, scanner, cut });
+            } else if let Some(plan) = body_plan(name, &first, length, workers).filter(|_| !done) {
+                let mut f = ranges::start_body(job, name, plan).map_err(|e| format!("{name}: {e}"))?;
+                head.chunks().iter().for_each(|c| f.push(c.clone()));
+                feed = Some(f);
             } else {
                 chunks = head.chunks().to_vec();
             }
@@ -112,6 +125,11 @@ pub(super) async fn download(job: u32, url: &str, name: &str, workers: usize) ->
         if done {
             break;
         }
+    }
+    if let Some(mut f) = feed {
+        f.finish(Ok(()));
+        ranges::body_done(job);
+        return Ok(Downloaded::Fed);
     }
     Ok(match gathered {
         Some(g) => Downloaded::Bundle(g),

@@ -1,5 +1,6 @@
 //! One import job on the first worker: a file (`Blob`) or a download, read whole, in byte ranges
-//! (`ranges`), or, a big bundle, cut between workers (`bundle_parts`).
+//! (`ranges`; a download's while it arrives, `feed`), or, a big bundle, cut between workers
+//! (`bundle_parts`).
 
 use super::blob_source::{self, BlobSource};
 use super::chunk_source::ChunkSource;
@@ -23,18 +24,20 @@ impl Input {
             Input::Chunks(c) => c,
         }
     }
+}
 
-    /// The input as a `Blob`, for reading in ranges: a body's chunks are glued together here.
-    fn into_blob(self) -> Result<Blob, String> {
-        match self {
-            Input::Blob(b) => Ok(b.blob),
-            Input::Chunks(c) => {
-                let parts: js_sys::Array = c.chunks().iter().collect();
-                Blob::new_with_u8_array_sequence(&parts)
-                    .map_err(|_| "the downloaded file could not be kept in memory".to_string())
-            }
-        }
+/// How a download of `size` bytes (as announced) with this `head` is read in ranges while it
+/// arrives, if it is a large JMeter CSV: in a range per worker, the last one to the body's end
+/// whatever its size turns out to be (a compressed body's announced size is not its own).
+pub(super) fn body_plan(name: &str, head: &[u8], size: u64, workers: usize) -> Option<parallel::Plan> {
+    let mut plan = parallel::plan(name, head, size, workers).or_else(|| {
+        let layout = parallel::range_layout(name, head, size)?;
+        Some(parallel::Plan { layout, ranges: vec![(0, size)] })
+    })?;
+    if let Some(last) = plan.ranges.last_mut() {
+        last.1 = u64::MAX;
     }
+    Some(plan)
 }
 
 /// Imports a file (`workers`: how many workers may share it).
@@ -48,11 +51,16 @@ pub(super) fn import_url(job: u32, name: String, url: String, workers: u32) {
     wasm_bindgen_futures::spawn_local(async move {
         match download(job, &url, &name, workers).await {
             Ok(Downloaded::Chunks(body)) => import_input(job, &name, Input::Chunks(body), workers),
+            // Read in ranges while it arrived (`feed`): the merge follows the last part.
+            Ok(Downloaded::Fed) => {}
             Ok(Downloaded::Bundle(gathered)) => {
                 let seps = gathered.scanner.finish(&gathered.bytes);
                 bundle_parts::start_or_load(job, &name, gathered.bytes, seps, workers, Some(gathered.cut));
             }
-            Err(m) => post_error(job, &m),
+            Err(m) => {
+                ranges::forget(job);
+                post_error(job, &m)
+            }
         }
     });
 }
@@ -76,20 +84,32 @@ fn import_input(job: u32, name: &str, input: Input, workers: usize) {
         let seps = crate::bundle::split::run_separators(&bytes);
         return bundle_parts::start_or_load(job, name, bytes, seps, workers, None);
     }
+    let body = match input {
+        Input::Blob(b) => b.blob,
+        // A download whose size was not announced, read in ranges now that it is in.
+        Input::Chunks(c) => {
+            let Some(plan) = body_plan(name, &head, size, workers) else {
+                return import_whole(job, name, &c, size);
+            };
+            return match ranges::start_body(job, name, plan) {
+                Ok(mut feed) => {
+                    c.chunks().iter().for_each(|chunk| feed.push(chunk.clone()));
+                    feed.finish(Ok(()));
+                    ranges::body_done(job);
+                }
+                Err(e) => post_error(job, &format!("{name}: {e}")),
+            };
+        }
+    };
+    let src = BlobSource { blob: body };
     let plan = parallel::plan(name, &head, size, workers);
     let layout = if plan.is_some() { None } else { parallel::range_layout(name, &head, size) };
-    if plan.is_none() && layout.is_none() {
-        return import_whole(job, name, input.source(), size);
-    }
-    let blob = match input.into_blob() {
-        Ok(b) => b,
-        Err(e) => return post_error(job, &format!("{name}: {e}")),
-    };
-    if let Some(plan) = plan {
-        return ranges::start(job, name, blob, plan);
-    }
-    if let Some(layout) = layout {
-        ranges::read_alone(job, name, blob, parallel::Plan { layout, ranges: vec![(0, size)] });
+    match (plan, layout) {
+        (Some(plan), _) => ranges::start(job, name, src.blob, plan),
+        (None, Some(layout)) => {
+            ranges::read_alone(job, name, src.blob, parallel::Plan { layout, ranges: vec![(0, size)] })
+        }
+        (None, None) => import_whole(job, name, &src, size),
     }
 }
 

@@ -9,6 +9,7 @@ mod blob_source;
 mod bundle_parts;
 pub mod chunk_source;
 mod download;
+mod feed;
 mod import_job;
 mod ranges;
 mod stream;
@@ -141,7 +142,7 @@ fn dispatch(message: ToWorker) {
     match message {
         ToWorker::Import { job, name, blob, workers } => import_job::import_blob(job, &name, blob, workers),
         ToWorker::Fetch { job, name, url, workers } => import_job::import_url(job, name, url, workers),
-        ToWorker::Range { job, name, blob, plan, index } => ranges::read_range(job, &name, blob, &plan, index),
+        ToWorker::Range { job, name, bytes, plan, index } => ranges::read_range(job, &name, bytes, &plan, index),
         ToWorker::Part { job, index, data, failed } => ranges::take_part(job, index, &data, failed),
         ToWorker::Runs { job, index, first, data } => bundle_parts::load_group(job, index, first, &data),
         ToWorker::RunsDone { job, index, ids } => bundle_parts::take_group(job, index, ids),
@@ -155,7 +156,7 @@ fn unreadable(e: &ProtocolError) {
     let ProtocolError::Field { kind, job: Some(job), field, .. } = e else { return };
     let message = match (*kind, *field) {
         ("import", "blob") => "nothing to read was given".to_string(),
-        ("range", "blob" | "plan") => "a range was asked for without its file".to_string(),
+        ("range", "blob" | "ports" | "plan") => "a range was asked for without its file".to_string(),
         _ => format!("the page's message could not be read: {e}"),
     };
     post_error(*job, &message);

@@ -69,6 +69,54 @@ fn read_err(name: &str, e: wasm_bindgen::JsValue) -> LoadError {
     LoadError::new(crate::bundle::LoadErrorKind::Io, name, format!("the file could not be read ({why})"))
 }
 
+/// Where a range's bytes come from while it is parsed: each call gives the next bytes that
+/// arrived (awaiting them), `None` at the end of the file.
+pub(super) trait Arrivals {
+    async fn next(&mut self) -> Result<Option<Uint8Array>, LoadError>;
+    /// Called between blocks of records: lets the worker's other work run (a download's next
+    /// chunks) when it has some.
+    async fn pause(&mut self) {}
+}
+
+/// A range of a `Blob`: read as a stream with a BYOB reader into one reused buffer, then, past
+/// the range's end, its last record in small reads.
+struct BlobArrivals<'a> {
+    name: &'a str,
+    blob: &'a Blob,
+    stream: ReadableStreamByobReader,
+    buffer: ArrayBuffer,
+    streaming: bool,
+    tail: u64,
+}
+
+impl Arrivals for BlobArrivals<'_> {
+    async fn next(&mut self) -> Result<Option<Uint8Array>, LoadError> {
+        let name = self.name;
+        if self.streaming {
+            let view = Uint8Array::new_with_byte_offset_and_length(&self.buffer, 0, CHUNK_BYTES);
+            let read =
+                JsFuture::from(self.stream.read_with_array_buffer_view(&view)).await.map_err(|e| read_err(name, e))?;
+            if !Reflect::get(&read, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
+                let value: Uint8Array =
+                    Reflect::get(&read, &"value".into()).map_err(|e| read_err(name, e))?.unchecked_into();
+                self.buffer = value.buffer();
+                return Ok(Some(value));
+            }
+            self.streaming = false;
+        }
+        let size = self.blob.size() as u64;
+        if self.tail >= size {
+            return Ok(None);
+        }
+        // The range's last record runs past its end: read on in small steps.
+        let stop = (self.tail + TAIL_BYTES).min(size);
+        let part = self.blob.slice_with_f64_and_f64(self.tail as f64, stop as f64).map_err(|e| read_err(name, e))?;
+        let bytes = JsFuture::from(part.array_buffer()).await.map_err(|e| read_err(name, e))?;
+        self.tail = stop;
+        Ok(Some(Uint8Array::new(&bytes)))
+    }
+}
+
 /// Aggregates range `index` of `plan` over `blob` (`parallel::read_range`, reading while parsing).
 /// `on_progress` is told the range's bytes read (at most its length: the last record runs past
 /// it) and records so far, after each read and every 65,536 records.
@@ -86,7 +134,38 @@ pub async fn read_range(
     if first >= end && index > 0 {
         return Ok(Part::empty_at(first));
     }
-    let size = blob.size() as u64;
+    let range = blob.slice_with_f64_and_f64(first as f64, end.max(first) as f64).map_err(|e| read_err(name, e))?;
+    let options = ReadableStreamGetReaderOptions::new();
+    options.set_mode(ReadableStreamReaderMode::Byob);
+    let stream: ReadableStreamByobReader = range.stream().get_reader_with_options(&options).unchecked_into();
+    let mut arrivals = BlobArrivals {
+        name,
+        blob,
+        stream: stream.clone(),
+        buffer: ArrayBuffer::new(CHUNK_BYTES),
+        streaming: true,
+        tail: end.max(first),
+    };
+    let part = parse(name, plan, index, (first, end), &mut arrivals, on_progress, timing).await;
+    if arrivals.streaming {
+        // The range ended before its bytes did (a later record starts past the limit).
+        let _ = stream.cancel();
+    }
+    timing.total_ms += js_sys::Date::now() - t0;
+    part
+}
+
+/// Aggregates range `index` of `plan`, from `first` (its first record) to `end`, from the bytes
+/// `arrivals` gives (starting at `first`), parsing what has arrived while more arrives.
+pub(super) async fn parse(
+    name: &str,
+    plan: &Plan,
+    index: usize,
+    (first, end): (u64, u64),
+    arrivals: &mut impl Arrivals,
+    on_progress: &dyn Fn(u64, u64),
+    timing: &mut Timing,
+) -> Result<Part, LoadError> {
     let arrived = Rc::new(RefCell::new(Arrived::default()));
     let mut parser = RangeReader::new(
         plan.layout.clone(),
@@ -95,12 +174,6 @@ pub async fn read_range(
         Some(end),
         index == 0 && plan.layout.header,
     );
-    let range = blob.slice_with_f64_and_f64(first as f64, end.max(first) as f64).map_err(|e| read_err(name, e))?;
-    let options = ReadableStreamGetReaderOptions::new();
-    options.set_mode(ReadableStreamReaderMode::Byob);
-    let stream: ReadableStreamByobReader = range.stream().get_reader_with_options(&options).unchecked_into();
-    let mut buffer = ArrayBuffer::new(CHUNK_BYTES);
-    let (mut streaming, mut tail) = (true, end.max(first));
     let (bytes_read, records) = (Cell::new(0u64), Cell::new(0u64));
     let mut on_records = |n: u64| {
         records.set(n);
@@ -108,49 +181,25 @@ pub async fn read_range(
     };
     loop {
         match parser.step(&mut on_records).map_err(|e| parallel::syntax_err(name, e))? {
-            Step::More => {}
+            Step::More => arrivals.pause().await,
             Step::Done => break,
             Step::Starved => {
                 let w0 = js_sys::Date::now();
-                let next = if streaming {
-                    let view = Uint8Array::new_with_byte_offset_and_length(&buffer, 0, CHUNK_BYTES);
-                    let read = JsFuture::from(stream.read_with_array_buffer_view(&view))
-                        .await
-                        .map_err(|e| read_err(name, e))?;
-                    if Reflect::get(&read, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
-                        streaming = false;
-                        None
-                    } else {
-                        let value: Uint8Array =
-                            Reflect::get(&read, &"value".into()).map_err(|e| read_err(name, e))?.unchecked_into();
-                        buffer = value.buffer();
-                        bytes_read.set((bytes_read.get() + u64::from(value.length())).min(end - first));
-                        Some(value)
-                    }
-                } else if tail < size {
-                    // The range's last record runs past its end: read on in small steps.
-                    let stop = (tail + TAIL_BYTES).min(size);
-                    let part = blob.slice_with_f64_and_f64(tail as f64, stop as f64).map_err(|e| read_err(name, e))?;
-                    let bytes = JsFuture::from(part.array_buffer()).await.map_err(|e| read_err(name, e))?;
-                    tail = stop;
-                    Some(Uint8Array::new(&bytes))
-                } else {
-                    arrived.borrow_mut().done = true;
-                    None
-                };
+                let next = arrivals.next().await?;
                 timing.waited_ms += js_sys::Date::now() - w0;
-                // (A stream never gives an empty chunk; one would read as the end of the file.)
-                if let Some(view) = next.filter(|v| v.length() > 0) {
-                    *arrived.borrow_mut() = Arrived { view: Some(view), at: 0, done: false };
-                    on_progress(bytes_read.get(), records.get());
+                match next {
+                    // (A stream never gives an empty chunk; one would read as the end of the file.)
+                    Some(view) if view.length() > 0 => {
+                        let n = u64::from(view.length());
+                        bytes_read.set((bytes_read.get() + n).min(end.saturating_sub(first)));
+                        *arrived.borrow_mut() = Arrived { view: Some(view), at: 0, done: false };
+                        on_progress(bytes_read.get(), records.get());
+                    }
+                    Some(_) => {}
+                    None => arrived.borrow_mut().done = true,
                 }
             }
         }
     }
-    if streaming {
-        // The range ended before its bytes did (a later record starts past the limit).
-        let _ = stream.cancel();
-    }
-    timing.total_ms += js_sys::Date::now() - t0;
     Ok(parser.finish())
 }

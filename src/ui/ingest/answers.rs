@@ -4,12 +4,11 @@
 
 use super::job::{finish, kept_blob, report_soon, Group};
 use super::pool::{ensure_slot, ready, send, POOL};
-use crate::protocol::{LoadedGroup, ProtocolError, ToPage, ToWorker};
+use crate::protocol::{LoadedGroup, ProtocolError, RangeBytes, ToPage, ToWorker};
 use crate::ui::ingest_read;
 use crate::worker::BUILD;
 use js_sys::{Object, Reflect, Uint8Array};
 use wasm_bindgen::JsValue;
-use web_sys::Blob;
 
 pub(super) fn on_message(index: usize, data: JsValue) {
     let message = match ToPage::from_js(&data) {
@@ -41,9 +40,16 @@ pub(super) fn on_message(index: usize, data: JsValue) {
             });
             report_soon();
         }
-        ToPage::Plan { job, data, ranges, blob } => hand_out_ranges(job, &data.to_vec(), ranges, &blob),
+        ToPage::Plan { job, data, ranges, bytes } => hand_out_ranges(job, &data.to_vec(), ranges, &bytes),
         ToPage::Big { bundle, bytes, .. } => {
-            let workers = POOL.with(|p| p.borrow().size);
+            // A download's size, as its server announced it (the busy bar's whole).
+            let workers = POOL.with(|p| {
+                let mut p = p.borrow_mut();
+                if let Some(j) = p.current.as_mut() {
+                    j.total.get_or_insert(bytes);
+                }
+                p.size
+            });
             if bundle {
                 // The page will hold the bundle's runs: about 1.5 times the file's bytes (a 50 MB
                 // bundle grew the page's heap by 75 MB as it was read).
@@ -119,15 +125,15 @@ fn unreadable(e: &ProtocolError) {
 }
 
 /// The first worker split a large file in `ranges` ranges (`plan`): ranges 1.. go to the other
-/// workers.
-fn hand_out_ranges(job: u32, plan: &[u8], ranges: u32, blob: &Blob) {
+/// workers, each with its bytes (the file, or the range's port).
+fn hand_out_ranges(job: u32, plan: &[u8], ranges: u32, bytes: &RangeBytes) {
     let name = POOL.with(|p| p.borrow().current.as_ref().map(|j| j.name.clone()).unwrap_or_default());
     for i in 1..ranges as usize {
         let slot = if ensure_slot(i) { i } else { 0 };
         POOL.with(|p| {
             if let Some(j) = p.borrow_mut().current.as_mut() {
                 j.slots.push(slot);
-                if j.total.is_none() {
+                if let (None, RangeBytes::Blob(blob)) = (j.total, bytes) {
                     j.total = Some(blob.size() as u64);
                 }
             }
@@ -135,7 +141,7 @@ fn hand_out_ranges(job: u32, plan: &[u8], ranges: u32, blob: &Blob) {
         // Each worker gets a copy of the plan (it is not transferred).
         let copy = Uint8Array::new_with_length(plan.len() as u32);
         copy.copy_from(plan);
-        send(slot, ToWorker::Range { job, name: name.clone(), blob: blob.clone(), plan: copy, index: i as u32 });
+        send(slot, ToWorker::Range { job, name: name.clone(), bytes: bytes.of_range(i), plan: copy, index: i as u32 });
     }
 }
 
