@@ -47,7 +47,7 @@ fn main() {
         std::hint::black_box(lt);
         let t = Instant::now();
         for p in [95u8, 99] {
-            let o = SeriesOptions { percentile: p, transaction: None, clock: false };
+            let o = SeriesOptions { percentile: p, transaction: None, clock: false, unit_s: 60.0 };
             std::hint::black_box(runs.iter().filter_map(|r| run_series(r, &o)).count());
         }
         series.push(ms(t) / 2.0);
