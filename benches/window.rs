@@ -2,8 +2,11 @@
 //! 1-hour, 50-transaction, 20-user run and its candidate imported from generated JTLs, then for
 //! several windows the work behind one move: both runs cut (`window_runs`), the bootstrap
 //! intervals and the comparison of the cut runs, the latency table, and the Timeline view's
-//! series. Run: `cargo bench --bench window`. Prints medians (no timing assertions anywhere).
+//! series; and the Trends view's cut of 90 such nights (`trend_runs`: every loaded run, not only
+//! the selected two). Run: `cargo bench --bench window`. Prints medians (no timing assertions
+//! anywhere).
 
+use runlens::analysis::trend::trend_runs;
 use runlens::analysis::window::{window_runs, WindowSpec};
 use runlens::analysis::{compare_with, intervals};
 use runlens::model::Thresholds;
@@ -59,4 +62,21 @@ fn main() {
     println!("  latency table          {:8.2} ms", median_high(&mut table));
     println!("  total                  {:8.2} ms", median_high(&mut total));
     println!("  timeline series (view) {:8.2} ms", median_high(&mut series));
+    // Trends: 90 nights, each as big as the base run (the same data under 90 ids: cutting costs
+    // the same whatever the values).
+    let nights: Vec<Arc<runlens::bundle::Run>> = (0..90)
+        .map(|i| {
+            let mut r = (*runs[0]).clone();
+            r.id = format!("night-{i}");
+            Arc::new(r)
+        })
+        .collect();
+    let mut trend_cut = Vec::new();
+    for i in 1..8u32 {
+        let t = Instant::now();
+        let w = trend_runs(nights.iter(), &[], WindowSpec::Range { from_s: 60 * i, to_s: 3000 + 20 * i }, &[]);
+        trend_cut.push(ms(t));
+        std::hint::black_box(w);
+    }
+    println!("  trends: cut 90 nights  {:8.2} ms (median of {} moves)", median_high(&mut trend_cut), 7);
 }
