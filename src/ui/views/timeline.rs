@@ -18,12 +18,14 @@ use leptos::prelude::*;
 pub fn Timeline() -> impl IntoView {
     let state = crate::ui::use_app_state();
     let has_any = move || state.whole.with(|rs| rs.iter().any(|r| r.usable_timeline().is_some()));
+    // Shared by the chart's panel and the key under it.
+    let causes = Memo::new(move |_| causes_shown(state));
     view! {
         <div class="timeline">
             {shown_or(has_any, move || view! {
                 <TimelineControls/>
-                <TimelineChart/>
-                <CauseKeyList/>
+                <TimelineChart causes/>
+                <CauseKeyList causes/>
                 <p class="hint">"Drag across the chart to judge every view on that window; double-click to zoom out. Runs are overlaid on elapsed test time from their first sample."</p>
             }.into_any(), {let f = || view! {
                 <NoData what="timeline" field="runs[].timeline" has=|r| r.usable_timeline().is_some()/>
@@ -85,9 +87,7 @@ fn causes_shown(state: crate::ui::AppState) -> Vec<CauseKey> {
 
 /// The key to the errors-by-cause panel: each cause's line style and name, as text.
 #[component]
-fn CauseKeyList() -> impl IntoView {
-    let state = crate::ui::use_app_state();
-    let causes = Memo::new(move |_| causes_shown(state));
+fn CauseKeyList(causes: Memo<Vec<CauseKey>>) -> impl IntoView {
     move || {
         let causes = causes.get();
         (!causes.is_empty()).then(|| {
@@ -105,7 +105,7 @@ fn CauseKeyList() -> impl IntoView {
 
 /// The overlaid panels; a drag sets `window=` (whole seconds of elapsed test time).
 #[component]
-fn TimelineChart() -> impl IntoView {
+fn TimelineChart(causes: Memo<Vec<CauseKey>>) -> impl IntoView {
     let state = crate::ui::use_app_state();
     let figure = move || {
         let (pct, tx, clock, shifts) =
@@ -114,7 +114,7 @@ fn TimelineChart() -> impl IntoView {
         let o = SeriesOptions { percentile: pct, transaction: tx.as_deref(), clock, unit_s };
         let dark = state.dark.get();
         let outcomes = state.windowed.with(|w| w.outcomes.clone());
-        let causes = causes_shown(state);
+        let causes = causes.get();
         state.whole.with(|runs| {
             let mut drawn = Vec::new();
             let mut windows = Vec::new();
