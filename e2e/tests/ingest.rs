@@ -238,6 +238,12 @@ async fn cancelling_a_large_jtl_midway_keeps_the_workspace_as_it_was() {
         // The workers were started again: the next file is read.
         drop_path(&c, &small_path).await;
         wait_notice(&c, "after-cancel.jtl: read as JMeter CSV results (JTL), 2,000 records", 60).await;
+        // The notice comes when the file is read; its run joins the picker once the writer worker
+        // has assembled it, a moment later.
+        let t0 = Instant::now();
+        while run_ids(&c).await.len() == runs_before.len() && t0.elapsed() < Duration::from_secs(30) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         assert_eq!(run_ids(&c).await.len(), runs_before.len() + 1, "the next file adds its run");
     })
     .await;
