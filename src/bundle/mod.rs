@@ -18,6 +18,7 @@ pub mod split;
 pub mod split_load;
 pub mod stream_cut;
 mod timeline;
+mod timeline_json;
 pub mod timeline_sum;
 mod types;
 mod validate;
@@ -30,6 +31,7 @@ pub use error::{LoadError, LoadErrorKind};
 pub use load::{load_bundle, load_bundle_str, Loaded};
 pub use save::to_json;
 pub use timeline::{interval_for, CauseTimeline, Timeline, TransactionTimeline, INTERVALS_S, MAX_BUCKETS};
+pub use timeline_json::TransactionTimelineJson;
 pub use types::*;
 pub use warnings::Warning;
 

@@ -4,10 +4,6 @@
 use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
-fn is_false(v: &bool) -> bool {
-    !*v
-}
-
 /// Bucket widths a timeline may use, in seconds; the shortest that gives at most `MAX_BUCKETS`
 /// buckets over the run is chosen (`interval_for`).
 pub const INTERVALS_S: [u32; 10] = [1, 5, 10, 30, 60, 300, 600, 1800, 3600, 21600];
@@ -57,40 +53,36 @@ pub struct Timeline {
     pub causes: Vec<CauseTimeline>,
 }
 
-/// One transaction over time.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, BorshSerialize, BorshDeserialize)]
+/// One transaction over time. A bundle gives its distribution per bucket either as `cells` or,
+/// more compactly, as `cell_steps` (never both), and its values either as `values_ms` or as
+/// `value_steps` (never both); with `cell_steps`, a missing `samples` or `sum_ms` is computed from
+/// the cells and values.
+// The model holds the plain lists; `timeline_json.rs` reads and writes both forms.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, BorshSerialize, BorshDeserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(try_from = "super::timeline_json::TransactionTimelineJson")]
 pub struct TransactionTimeline {
     pub name: String,
     /// A JMeter Transaction Controller's parent sample (its children are counted on their own and
     /// it is left out of the run's totals).
-    #[serde(default, skip_serializing_if = "is_false")]
     pub controller: bool,
-    /// The run's samples as a whole, not a transaction: written where the tool counts no
-    /// transaction over time (Locust's history without `--csv-full-history`). It counts in the
-    /// run's figures over time and in a window's KPIs, and is never offered or matched as a
-    /// transaction (`Timeline::transaction`).
-    #[serde(default, skip_serializing_if = "is_false")]
+    /// The run's samples as a whole, not a transaction (`TransactionTimelineJson::total`): never
+    /// offered or matched as a transaction (`Timeline::transaction`).
     pub total: bool,
     /// Samples per bucket.
     pub samples: Vec<u64>,
     /// Failed samples per bucket.
     pub errors: Vec<u64>,
-    /// Sum of the samples' response times per bucket, milliseconds (so window means are exact).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Sum of the samples' response times per bucket, milliseconds; empty when unknown.
     pub sum_ms: Vec<f64>,
     /// The response times cells point at, milliseconds, ascending.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub values_ms: Vec<f64>,
     /// True when `values_ms` are the samples' own values, so window percentiles are exact.
-    #[serde(default, skip_serializing_if = "is_false")]
     pub exact: bool,
     /// When not exact: each value stands for samples within this relative error (0.015 = ±1.5 %).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relative_error: Option<f64>,
     /// Per bucket, the distribution as `[value index, count, value index, count, …]`, value
     /// indices ascending; empty lists for buckets without timed samples.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cells: Vec<Vec<u64>>,
 }
 
