@@ -5,11 +5,11 @@ mod apply;
 mod spec;
 mod suggest;
 
-pub use apply::{buckets_in, resource_offset_s, window_run, Applied};
+pub use apply::{buckets_in, resource_offset_s, window_run, Applied, Focus};
 pub use spec::{Shift, WindowSpec, MAX_WINDOW_S};
 pub use suggest::{suggest, Basis, Suggestion};
 
-use crate::bundle::Run;
+use crate::bundle::{Run, Timeline};
 use std::sync::Arc;
 
 /// How the window fell on one run.
@@ -33,10 +33,15 @@ pub struct Windowed {
 
 /// The test-time span `spec` asks of `run` (its shift added), if any.
 pub fn span_of(run: &Run, spec: WindowSpec, shifts: &[Shift]) -> Option<(f64, f64, Option<Basis>)> {
+    span_in(run, run.usable_timeline()?, spec, shifts)
+}
+
+/// `span_of` for a run whose usable timeline is `tl` (checked once: the check reads every cell).
+fn span_in(run: &Run, tl: &Timeline, spec: WindowSpec, shifts: &[Shift]) -> Option<(f64, f64, Option<Basis>)> {
     match spec {
         WindowSpec::Whole => None,
         WindowSpec::Auto => {
-            let s = suggest(run.usable_timeline()?)?;
+            let s = suggest(tl)?;
             Some((s.from_s, s.to_s, Some(s.basis)))
         }
         WindowSpec::Range { from_s, to_s } => {
@@ -49,17 +54,24 @@ pub fn span_of(run: &Run, spec: WindowSpec, shifts: &[Shift]) -> Option<(f64, f6
 /// Cuts every run to the window (shared, not copied, when it is the whole run or the run has no
 /// timeline).
 pub fn window_runs(runs: &[Arc<Run>], spec: WindowSpec, shifts: &[Shift]) -> Windowed {
+    window_runs_for(runs, spec, shifts, Focus::All)
+}
+
+/// `window_runs`, each run cut only as far as `focus` asks (`Focus::Metric` for one trend).
+pub fn window_runs_for(runs: &[Arc<Run>], spec: WindowSpec, shifts: &[Shift], focus: Focus) -> Windowed {
     if spec == WindowSpec::Whole {
         return Windowed { runs: runs.to_vec(), outcomes: Vec::new() };
     }
     let mut out = Windowed::default();
     for run in runs {
-        let (shared, outcome) = match (run.usable_timeline(), span_of(run, spec, shifts)) {
-            (None, _) => (run.clone(), Outcome::NoTimeline),
-            (Some(_), None) => (run.clone(), Outcome::NoPlateau),
-            (Some(_), Some((from, to, basis))) => match window_run(run, from, to) {
-                Some((cut, applied)) => (Arc::new(cut), Outcome::Cut { applied, basis }),
-                None => (run.clone(), Outcome::NoTimeline),
+        let (shared, outcome) = match run.usable_timeline() {
+            None => (run.clone(), Outcome::NoTimeline),
+            Some(tl) => match span_in(run, tl, spec, shifts) {
+                None => (run.clone(), Outcome::NoPlateau),
+                Some((from, to, basis)) => {
+                    let (cut, applied) = apply::cut(run, tl, from, to, focus);
+                    (Arc::new(cut), Outcome::Cut { applied, basis })
+                }
             },
         };
         out.runs.push(shared);
