@@ -254,7 +254,7 @@ fn window_errors(run: &mut Run, tl: &Timeline, r: Range<usize>) {
     let width = tl.interval_s as f64;
     run.errors.retain_mut(|e| {
         let same = |c: &&CauseTimeline| {
-            c.message == e.message && c.code == e.code && c.transaction == e.transaction.clone().unwrap_or_default()
+            c.message == e.message && c.code == e.code && c.transaction == e.transaction.as_deref().unwrap_or_default()
         };
         let Some(cause) = tl.causes.iter().find(same) else {
             e.note = Some("Whole run: this error has no timeline.".into());
