@@ -84,12 +84,13 @@ fn main() {
     // The view on a window move: the 90 nights cut for the chosen metric, and its trend.
     let refs: Vec<&runlens::bundle::Run> = nights.iter().map(|r| &**r).collect();
     let metrics = trend_metrics(&refs);
+    let usable = runlens::analysis::window::usable(&nights);
     for label in ["Run duration", "T25 · p95", "T25 · errors", "p95 response time"] {
         let m = metrics.iter().find(|m| m.label() == label).expect("a metric of the nights");
         let (mut cut, mut judged) = (Vec::new(), Vec::new());
         for i in 1..8u32 {
             let t = Instant::now();
-            let w = trend_window(&nights, m, spec(i), &[]);
+            let w = trend_window(&nights, &usable, m, spec(i), &[]);
             cut.push(ms(t));
             let t = Instant::now();
             let refs: Vec<&runlens::bundle::Run> = w.runs.iter().map(|r| &**r).collect();

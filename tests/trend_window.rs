@@ -7,7 +7,7 @@
 //! trend equals the trend of the runs cut whole.
 
 use runlens::analysis::trend::{trend, trend_metrics, trend_runs, trend_window, Trend, TrendMetric};
-use runlens::analysis::window::{window_run, Outcome, Shift, WindowSpec};
+use runlens::analysis::window::{usable, window_run, Outcome, Shift, WindowSpec};
 use runlens::bundle::Run;
 use runlens::model::Thresholds;
 use std::sync::Arc;
@@ -120,7 +120,8 @@ fn the_trend_of_runs_cut_for_one_metric_is_the_trend_of_runs_cut_whole_for_every
         let mut metrics = offered.clone();
         metrics.extend(trend_metrics(&cut_refs).into_iter().filter(|m| !offered.contains(m)));
         for m in &metrics {
-            let focused = trend_window(&runs, m, spec, &shifts);
+            let focused = trend_window(&runs, &usable(&runs), m, spec, &shifts);
+            assert_eq!(trend_window(&runs, &[], m, spec, &shifts).runs, focused.runs, "usable found there");
             assert_eq!(focused.outcomes, whole.outcomes, "{spec:?} {}", m.label());
             let want = trend_of_metric(&whole.runs, m);
             assert_eq!(trend_of_metric(&focused.runs, m), want, "{spec:?} {}", m.label());

@@ -54,17 +54,35 @@ fn span_in(run: &Run, tl: &Timeline, spec: WindowSpec, shifts: &[Shift]) -> Opti
 /// Cuts every run to the window (shared, not copied, when it is the whole run or the run has no
 /// timeline).
 pub fn window_runs(runs: &[Arc<Run>], spec: WindowSpec, shifts: &[Shift]) -> Windowed {
-    window_runs_for(runs, spec, shifts, Focus::All)
+    window_checked(runs, &[], spec, shifts, Focus::All)
 }
 
-/// `window_runs`, each run cut only as far as `focus` asks (`Focus::Metric` for one trend).
-pub fn window_runs_for(runs: &[Arc<Run>], spec: WindowSpec, shifts: &[Shift], focus: Focus) -> Windowed {
+/// Which of `runs` have a usable timeline. `Run::usable_timeline` reads every cell of it, often
+/// more than the cut itself: a history cut again on every window move checks its runs once.
+pub fn usable(runs: &[Arc<Run>]) -> Vec<bool> {
+    runs.iter().map(|r| r.usable_timeline().is_some()).collect()
+}
+
+/// `window_runs`, each run cut only as far as `focus` asks (`Focus::Metric` for one trend), and
+/// `usable[i]` saying whether `runs[i]` has a usable timeline (as `usable` found it for these
+/// very runs); a run past the end of `usable` is checked here.
+pub fn window_checked(
+    runs: &[Arc<Run>],
+    usable: &[bool],
+    spec: WindowSpec,
+    shifts: &[Shift],
+    focus: Focus,
+) -> Windowed {
     if spec == WindowSpec::Whole {
         return Windowed { runs: runs.to_vec(), outcomes: Vec::new() };
     }
     let mut out = Windowed::default();
-    for run in runs {
-        let (shared, outcome) = match run.usable_timeline() {
+    for (i, run) in runs.iter().enumerate() {
+        let tl = match usable.get(i) {
+            Some(ok) => run.timeline.as_ref().filter(|_| *ok),
+            None => run.usable_timeline(),
+        };
+        let (shared, outcome) = match tl {
             None => (run.clone(), Outcome::NoTimeline),
             Some(tl) => match span_in(run, tl, spec, shifts) {
                 None => (run.clone(), Outcome::NoPlateau),

@@ -67,11 +67,13 @@ fn trend_memos(state: AppState) -> TrendMemos {
     });
     // The runs cut to the window as the selected runs are (`AppState::windowed`), as far as the
     // chosen metric needs (`trend_window`): the window and the metric alone cut them again.
+    // Which runs have a usable timeline is checked once (it reads every cell), not on every move.
     let window = Memo::new(move |_| state.url.with(|u| (u.window, u.shifts.clone())));
+    let usable = Memo::new(move |_| all.with(|runs| crate::analysis::window::usable(runs)));
     let cut: Memo<Windowed> = crate::ui::derived(move |_| {
         let (spec, shifts) = window.get();
         all.with(|runs| match metric.get() {
-            Some(m) => trend_window(runs, &m, spec, &shifts),
+            Some(m) => usable.with(|ok| trend_window(runs, ok, &m, spec, &shifts)),
             None => Windowed { runs: runs.clone(), outcomes: Vec::new() },
         })
     });
