@@ -2,11 +2,12 @@
 //! 1-hour, 50-transaction, 20-user run and its candidate imported from generated JTLs, then for
 //! several windows the work behind one move: both runs cut (`window_runs`), the bootstrap
 //! intervals and the comparison of the cut runs, the latency table, and the Timeline view's
-//! series; and the Trends view's cut of 90 such nights (`trend_runs`: every loaded run, not only
-//! the selected two). Run: `cargo bench --bench window`. Prints medians (no timing assertions
-//! anywhere).
+//! series; and the Trends view's cut of 90 such nights: every loaded run, not only the selected
+//! two, cut whole (`trend_runs`) and as far as one metric needs (`trend_window`, what the view
+//! does), then that metric's trend. Run: `cargo bench --bench window`. Prints medians (no timing
+//! assertions anywhere).
 
-use runlens::analysis::trend::trend_runs;
+use runlens::analysis::trend::{ordered, trend, trend_metrics, trend_runs, trend_window};
 use runlens::analysis::window::{window_runs, WindowSpec};
 use runlens::analysis::{compare_with, intervals};
 use runlens::model::Thresholds;
@@ -71,12 +72,32 @@ fn main() {
             Arc::new(r)
         })
         .collect();
+    let spec = |i: u32| WindowSpec::Range { from_s: 60 * i, to_s: 3000 + 20 * i };
     let mut trend_cut = Vec::new();
     for i in 1..8u32 {
         let t = Instant::now();
-        let w = trend_runs(nights.iter(), &[], WindowSpec::Range { from_s: 60 * i, to_s: 3000 + 20 * i }, &[]);
+        let w = trend_runs(nights.iter(), &[], spec(i), &[]);
         trend_cut.push(ms(t));
         std::hint::black_box(w);
     }
     println!("  trends: cut 90 nights  {:8.2} ms (median of {} moves)", median_high(&mut trend_cut), 7);
+    // The view on a window move: the 90 nights cut for the chosen metric, and its trend.
+    let refs: Vec<&runlens::bundle::Run> = nights.iter().map(|r| &**r).collect();
+    let metrics = trend_metrics(&refs);
+    let usable = runlens::analysis::window::usable(&nights);
+    for label in ["Run duration", "T25 · p95", "T25 · errors", "p95 response time"] {
+        let m = metrics.iter().find(|m| m.label() == label).expect("a metric of the nights");
+        let (mut cut, mut judged) = (Vec::new(), Vec::new());
+        for i in 1..8u32 {
+            let t = Instant::now();
+            let w = trend_window(&nights, &usable, m, spec(i), &[]);
+            cut.push(ms(t));
+            let t = Instant::now();
+            let refs: Vec<&runlens::bundle::Run> = w.runs.iter().map(|r| &**r).collect();
+            std::hint::black_box(trend(&ordered(&refs, "start"), "night-0", m, "start", &th));
+            judged.push(ms(t));
+        }
+        let (c, j) = (median_high(&mut cut), median_high(&mut judged));
+        println!("  trends view, {label:<18} cut {c:6.2} ms + trend {j:6.2} ms");
+    }
 }

@@ -2,10 +2,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! each night slower in its ramp-up) cut to the window equals the trend of the runs cut one by one
 //! (`window_run`), its values equal a brute-force recount of the raw rows in the window, and a run
-//! without a timeline stays whole and says so.
+//! without a timeline stays whole and says so. The view cuts the runs only as far as the chosen
+//! metric needs (`trend_window`): for every metric on offer, under every kind of window, that
+//! trend equals the trend of the runs cut whole.
 
-use runlens::analysis::trend::{trend, trend_metrics, trend_runs, Trend, TrendMetric};
-use runlens::analysis::window::{window_run, Outcome, WindowSpec};
+use runlens::analysis::trend::{trend, trend_metrics, trend_runs, trend_window, Trend, TrendMetric};
+use runlens::analysis::window::{usable, window_run, Outcome, Shift, WindowSpec};
 use runlens::bundle::Run;
 use runlens::model::Thresholds;
 use std::sync::Arc;
@@ -81,4 +83,50 @@ fn a_run_without_a_timeline_stays_whole_and_says_so() {
     assert!(matches!(cut.outcomes[..], [Outcome::Cut { .. }, Outcome::Cut { .. }, Outcome::NoTimeline]));
     assert!(Arc::ptr_eq(&cut.runs[2], &runs[2]), "the run without a timeline is shared whole");
     assert_eq!(values(&trend_of(&cut.runs))[2], Some(brute_p95(2, 0, SECONDS)));
+}
+
+fn trend_of_metric(runs: &[Arc<Run>], m: &TrendMetric) -> Option<Trend> {
+    let refs: Vec<&Run> = runs.iter().map(|r| &**r).collect();
+    trend(&refs, "n0", m, "bundle", &Thresholds::default())
+}
+
+#[test]
+fn the_trend_of_runs_cut_for_one_metric_is_the_trend_of_runs_cut_whole_for_every_metric() {
+    let mut runs: Vec<Arc<Run>> = (0..4).map(night).collect();
+    let mut bare = (*runs[3]).clone();
+    bare.timeline = None;
+    runs.push(Arc::new(Run { id: "bare".into(), ..bare }));
+    let shifts = [Shift { run: "n2".into(), seconds: 7 }];
+    let windows = [
+        WindowSpec::Auto,
+        WindowSpec::Range { from_s: 20, to_s: 90 },
+        WindowSpec::Range { from_s: 0, to_s: 3 },
+        WindowSpec::Range { from_s: 100, to_s: 400 },
+        WindowSpec::Range { from_s: 500, to_s: 600 },
+        WindowSpec::Whole,
+    ];
+    let refs: Vec<&Run> = runs.iter().map(|r| &**r).collect();
+    let offered = trend_metrics(&refs);
+    let sections: std::collections::BTreeSet<String> = offered.iter().map(|m| format!("{:?}", m.section)).collect();
+    assert_eq!(sections.into_iter().collect::<Vec<_>>(), ["Duration", "Error", "Kpi", "Transaction"]);
+    let tx_metrics: std::collections::BTreeSet<&str> =
+        offered.iter().filter(|m| m.key == "T01").map(|m| m.metric.as_str()).collect();
+    assert_eq!(tx_metrics.into_iter().collect::<Vec<_>>(), ["errors", "median", "p95", "throughput"]);
+    let mut compared = 0;
+    for spec in windows {
+        let whole = trend_runs(runs.iter(), &[], spec, &shifts);
+        // Every metric the view offers, and those of the cut runs (a window can drop some).
+        let cut_refs: Vec<&Run> = whole.runs.iter().map(|r| &**r).collect();
+        let mut metrics = offered.clone();
+        metrics.extend(trend_metrics(&cut_refs).into_iter().filter(|m| !offered.contains(m)));
+        for m in &metrics {
+            let focused = trend_window(&runs, &usable(&runs), m, spec, &shifts);
+            assert_eq!(trend_window(&runs, &[], m, spec, &shifts).runs, focused.runs, "usable found there");
+            assert_eq!(focused.outcomes, whole.outcomes, "{spec:?} {}", m.label());
+            let want = trend_of_metric(&whole.runs, m);
+            assert_eq!(trend_of_metric(&focused.runs, m), want, "{spec:?} {}", m.label());
+            compared += usize::from(want.is_some());
+        }
+    }
+    assert!(compared >= 6 * offered.len() - 12, "most metrics make a trend in most windows: {compared}");
 }

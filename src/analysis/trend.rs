@@ -6,7 +6,7 @@
 
 use super::changepoint::history::{row_shifts, series_of, Shift, ShiftKind};
 use super::compare::{compare_one, Row, Verdict, Why};
-use super::window::{window_runs, Shift as WindowShift, WindowSpec, Windowed};
+use super::window::{window_checked, window_runs, Focus, Shift as WindowShift, WindowSpec, Windowed};
 use crate::bundle::{Annotation, LabelRule, Run};
 use crate::model::labels::with_label_rules;
 use crate::model::{facts, Section, Thresholds};
@@ -222,6 +222,20 @@ pub fn trend_runs<'a>(
     shifts: &[WindowShift],
 ) -> Windowed {
     window_runs(&with_label_rules(runs, rules), spec, shifts)
+}
+
+/// The runs (label rules applied) as the trend of `m` reads them under the window: each cut only
+/// as far as `m` needs (`Focus::Metric`), far less work than `trend_runs` over a long history;
+/// `usable` is `window::usable(runs)`, found once for every window move (empty: found here). The
+/// trend of `m` over them equals its trend over `trend_runs` (tests/trend_window.rs).
+pub fn trend_window(
+    runs: &[Arc<Run>],
+    usable: &[bool],
+    m: &TrendMetric,
+    spec: WindowSpec,
+    shifts: &[WindowShift],
+) -> Windowed {
+    window_checked(runs, usable, spec, shifts, Focus::Metric(m.section, &m.key))
 }
 
 /// The trend of `m` over `runs` (already in order) against the run `baseline`.

@@ -9,10 +9,11 @@ mod marks;
 mod shifts;
 
 use crate::analysis::trend::{
-    default_order, order_value, ordered, orders, trend, trend_metrics, trend_runs, Trend, TrendMetric,
+    default_order, order_value, ordered, orders, trend, trend_metrics, trend_window, Trend, TrendMetric,
 };
 use crate::analysis::window::{Outcome, Windowed};
 use crate::bundle::Run;
+use crate::model::labels::with_label_rules;
 use crate::tables::{trend_table, Table};
 use crate::ui::components::chart::Chart;
 use crate::ui::components::controls::ThresholdEditor;
@@ -28,9 +29,9 @@ const MAX_CHOICES: usize = 400;
 /// What the page derives from the workspace and the URL.
 #[derive(Clone, Copy)]
 struct TrendMemos {
-    /// Every loaded run, in the workspace's order, as the views judge them (label rules, window).
+    /// Every loaded run, in the workspace's order, after the label rules (whole).
     all: Memo<Vec<Arc<Run>>>,
-    /// The same, and what the window did to each.
+    /// The same cut to the window for the chosen metric, and what the window did to each.
     cut: Memo<Windowed>,
     order_choices: Memo<Vec<String>>,
     order: Memo<String>,
@@ -44,16 +45,11 @@ struct TrendMemos {
 }
 
 fn trend_memos(state: AppState) -> TrendMemos {
-    // Every loaded run after the label rules, cut to the window as the selected runs are
-    // (`AppState::windowed`): the window alone, so that other URL changes never cut them again.
-    let window = Memo::new(move |_| state.url.with(|u| (u.window, u.shifts.clone())));
-    let cut: Memo<Windowed> = crate::ui::derived(move |_| {
-        let (spec, shifts) = window.get();
-        state
-            .label_rules
-            .with(|rules| state.workspace.with(|w| trend_runs(w.runs.iter().map(|r| &r.run), rules, spec, &shifts)))
+    // Every loaded run after the label rules, whole: the orders and the metrics on offer come from
+    // them, so that moving the window neither recomputes nor reshuffles the pickers.
+    let all: Memo<Vec<Arc<Run>>> = crate::ui::derived(move |_| {
+        state.label_rules.with(|rules| state.workspace.with(|w| with_label_rules(w.runs.iter().map(|r| &r.run), rules)))
     });
-    let all: Memo<Vec<Arc<Run>>> = crate::ui::derived(move |_| cut.with(|c| c.runs.clone()));
     let order_choices = Memo::new(move |_| all.with(|r| orders(&crate::ui::refs(r))));
     let order = Memo::new(move |_| {
         let asked = state.url.with(|u| u.order.clone());
@@ -69,10 +65,23 @@ fn trend_memos(state: AppState) -> TrendMemos {
         let f = state.url.with(|u| crate::fold::lower(&u.filter).into_owned());
         metrics.with(|m| metric_choices(m, &f))
     });
+    // The runs cut to the window as the selected runs are (`AppState::windowed`), as far as the
+    // chosen metric needs (`trend_window`): the window and the metric alone cut them again.
+    // Which runs have a usable timeline is checked once (it reads every cell), not on every move.
+    let window = Memo::new(move |_| state.url.with(|u| (u.window, u.shifts.clone())));
+    let usable = Memo::new(move |_| all.with(|runs| crate::analysis::window::usable(runs)));
+    let cut: Memo<Windowed> = crate::ui::derived(move |_| {
+        let (spec, shifts) = window.get();
+        all.with(|runs| match metric.get() {
+            Some(m) => usable.with(|ok| trend_window(runs, ok, &m, spec, &shifts)),
+            None => Windowed { runs: runs.clone(), outcomes: Vec::new() },
+        })
+    });
     let baseline = Memo::new(move |_| state.selected.with(|s| s.first().cloned()));
     let data = crate::ui::derived(move |_| {
         let (m, b, by, th) = (metric.get()?, baseline.get()?, order.get(), state.thresholds.get());
-        all.with(|runs| {
+        cut.with(|c| {
+            let runs = &c.runs;
             let refs = crate::ui::refs(runs);
             let sorted = ordered(&refs, &by);
             let labels: Vec<String> = sorted.iter().map(|r| r.label.clone()).collect();
