@@ -8,7 +8,7 @@ use super::buckets::{log_centre, log_key, Lookup, EXACT_CELLS, EXACT_VALUES};
 use super::seconds::{unpack, Seconds, NO_VALUE};
 
 /// Values below this have their slot in a table, one `u32` per value; larger ones in a map.
-const MAX_DENSE_VALUE: u64 = 1 << 20;
+const MAX_DENSE_VALUE: u64 = 1 << 16;
 /// Logarithmic columns of integer values below 2^31: zero, then ⌊24·log2 v⌋ + 1 ≤ 744.
 const KEYS: usize = 1 << COL_BITS;
 /// A slot holds (distinct value id + 1) << `COL_BITS` | its column.
@@ -161,6 +161,8 @@ impl FoldScratch {
             }
         };
         self.values.push(v as u32);
+        // Ids are read only while cells are counted (ids up to 4,097); past 2^22 values the id
+        // bits wrap, the column stays right.
         let slot = ((self.values.len() as u32) << COL_BITS) | u32::from(col);
         match self.slots.get_mut(v as usize) {
             Some(s) => *s = slot,
