@@ -7,6 +7,7 @@
 pub mod causes;
 pub mod civil;
 pub mod csv_fast;
+pub mod digits;
 pub mod dump;
 pub mod json_docs;
 pub mod label_cache;

@@ -6,6 +6,7 @@
 //! (docs/decisions/0052-timeline-buckets.md).
 
 use super::cells::{dense, Scratch};
+use super::fold::fold;
 use super::seconds::{unpack, Seconds, Users, NO_VALUE};
 use super::{Aggregator, LabelStats};
 use crate::bundle::{interval_for, Timeline, TransactionTimeline};
@@ -104,7 +105,7 @@ const MAX_LOOKUP: i64 = 1 << 22;
 
 /// The bucket of a label's packed second offsets: a table over their range, else `Grid::of_second`.
 pub(super) struct Lookup<'a> {
-    grid: &'a Grid,
+    pub grid: &'a Grid,
     base: i64,
     first: i64,
     /// Per offset from `first`: bucket + 1, 0 outside the grid.
@@ -113,11 +114,22 @@ pub(super) struct Lookup<'a> {
 
 impl Lookup<'_> {
     #[inline(always)]
-    fn bucket(&self, off: i64) -> Option<usize> {
+    pub(super) fn bucket(&self, off: i64) -> Option<usize> {
         match self.table.get(off.wrapping_sub(self.first) as usize) {
             Some(&b) => (b > 0).then(|| b as usize - 1),
-            None => self.grid.of_second(self.base.saturating_add(off)),
+            None => self.far(off),
         }
+    }
+
+    /// The bucket of an offset past the table.
+    #[inline(never)]
+    pub(super) fn far(&self, off: i64) -> Option<usize> {
+        self.grid.of_second(self.base.saturating_add(off))
+    }
+
+    /// The table and the offset its first entry stands for.
+    pub(super) fn table(&self) -> (&[u32], i64) {
+        (&self.table, self.first)
     }
 }
 
@@ -157,6 +169,20 @@ fn transaction(grid: &Grid, name: &str, controller: bool, s: &Seconds, sc: &mut 
         Vec::new()
     };
     let at = Lookup { grid, base: s.base, first, table };
+    if let Some(f) = fold(n, &at, s, &mut sc.fold) {
+        return TransactionTimeline {
+            name: name.to_string(),
+            controller,
+            samples: f.sums.iter().map(|b| b.samples).collect(),
+            errors: f.sums.iter().map(|b| b.errors).collect(),
+            sum_ms: if f.timed > 0 { f.sums.iter().map(|b| b.sum_ms).collect() } else { Vec::new() },
+            relative_error: (f.timed > 0).then(log_relative_error),
+            values_ms: f.values_ms,
+            exact: false,
+            cells: f.cells,
+            total: false,
+        };
+    }
     let (mut max, mut wide_values) = (0u64, false);
     let mut timed = 0u64;
     for (p, c) in s.entries() {

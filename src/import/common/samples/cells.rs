@@ -19,6 +19,8 @@ pub(super) struct Scratch {
     table: Vec<u64>,
     /// The values grouped by bucket, with their counts.
     grouped: Vec<(u32, u64)>,
+    /// For `fold.rs`.
+    pub fold: super::fold::FoldScratch,
 }
 
 /// The cells of the timed samples `t` (`per_bucket` entries in each bucket, integers up to

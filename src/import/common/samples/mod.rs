@@ -17,6 +17,7 @@
 mod aggregator;
 mod buckets;
 mod cells;
+mod fold;
 mod label_stats;
 mod seconds;
 mod values;

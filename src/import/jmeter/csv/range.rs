@@ -4,6 +4,7 @@
 use super::Layout;
 use crate::import::common::causes::{normalise::is_controller_message, Causes};
 use crate::import::common::csv_fast::{Pos, Record, SplitError, Splitter};
+use crate::import::common::digits::uint;
 use crate::import::common::samples::{Aggregator, Sample};
 use crate::import::{common::civil, common::text};
 use std::io::Read;
@@ -27,21 +28,6 @@ pub struct Part {
 }
 
 const MAX_PART_WARNINGS: usize = crate::import::MAX_WARNINGS + 1;
-
-fn uint(b: &[u8]) -> Option<u64> {
-    if b.is_empty() || b.len() > 19 {
-        return None;
-    }
-    let mut v = 0u64;
-    for c in b {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        v = v * 10 + u64::from(d);
-    }
-    Some(v)
-}
 
 impl Part {
     /// The part of a range that holds no record start (it lies inside a record of the range before).
