@@ -133,7 +133,11 @@
     const ready = seen.ready.get(seen.fetch.worker) ?? seen.fetch.at;
     const t0 = Math.max(seen.fetch.at, ready);
     Object.assign(result, {src_to_table_s: (t1 - t0) / 1000, nav_s: t1 / 1000, fetch_posted_s: seen.fetch.at / 1000,
-                           worker_ready_s: ready / 1000, messages: seen.log});
+                           worker_ready_s: ready / 1000, messages: seen.log,
+                           // The page's long tasks up to the table (seconds since navigation, ms): a
+                           // worker's messages wait for them, the plan's hand-off to the others too.
+                           page_longtasks: longtasks.filter((e) => e.start <= t1)
+                             .map((e) => [+(e.start / 1000).toFixed(3), Math.round(e.duration)])});
     if (window.runlensIngest && window.runlensIngest.ms != null) result.worker = {ms: window.runlensIngest.ms, read_ms: window.runlensIngest.readMs};
     result.shown_csv = await shownCsv();
     result.ok = true;

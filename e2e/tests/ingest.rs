@@ -280,9 +280,10 @@ async fn a_jtl_opens_by_src_like_a_bundle() {
 }
 
 /// A JTL large enough to be read in byte ranges (over 16 MB), opened by `?src=`: read in ranges
-/// while it downloads (the first worker parses range 0 and posts the later ranges' bytes on ports,
-/// `worker::feed`), with one worker, two, and three (a middle range, which gets the bytes past
-/// its end for its last record), the table equals the generator's exact answers every time.
+/// while it downloads (the first worker posts every range's bytes but the last's on ports and
+/// parses the last range itself, `worker::feed`), with one worker, two, and three (a middle range,
+/// which gets the bytes past its end for its last record; range 0 from the file's start, its
+/// header skipped, on a port), the table equals the generator's exact answers every time.
 #[tokio::test]
 async fn a_large_jtl_by_src_is_read_in_ranges_while_it_downloads_exactly() {
     let Some(jtl) = generate("by-src-ranges.jtl", 100_000, true) else { return };

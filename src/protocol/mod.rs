@@ -16,8 +16,9 @@
 //!   to the other workers, each answers [`ToPage::Part`], which the page forwards to the first
 //!   worker as [`ToWorker::Part`]; the first worker merges and posts [`ToPage::Done`]. The ranges'
 //!   bytes ([`RangeBytes`]): a file's `Blob`, which every worker reads; or, a download, one
-//!   `MessagePort` per range (transferred), on which the first worker posts that range's bytes as
-//!   they arrive (`worker::feed`), so that they are parsed while the rest downloads.
+//!   `MessagePort` per range but the last (transferred), on which the first worker posts that
+//!   range's bytes as they arrive (`worker::feed`), so that they are parsed while the rest
+//!   downloads; the first worker reads the last range itself.
 //! - A big bundle cut into groups of runs (`worker::bundle_parts`): [`ToPage::BundleParts`], more
 //!   of them while it downloads; the page hands each group to the worker with the fewest bytes
 //!   still to parse as [`ToWorker::Runs`], reads each answer, [`ToPage::RunsDone`], at once and

@@ -116,8 +116,10 @@ impl<'a> Fields<'a> {
 }
 
 /// Where the workers reading a file in ranges get its bytes: the file (a `Blob` every worker
-/// reads), or a download's ranges, one `MessagePort` per range past the first, on which the first
-/// worker posts that range's bytes (`worker::feed`).
+/// reads), or a download's ranges, one `MessagePort` per range but the last, in order, on which
+/// the first worker posts that range's bytes (`worker::feed`). The page hands out ranges 1.. as
+/// for a file; with ports, its range `i` gets port `i - 1`, which carries range `i - 1`: the first
+/// worker reads the last range itself (its bytes arrive last).
 #[derive(Debug, Clone)]
 pub enum RangeBytes {
     Blob(Blob),
@@ -142,8 +144,8 @@ impl RangeBytes {
         }
     }
 
-    /// The bytes of range `index` (> 0) for the worker that reads it: the same `Blob`, or the
-    /// range's own port.
+    /// The bytes of the page's range `index` (> 0) for the worker that reads it: the same `Blob`,
+    /// or port `index - 1`.
     pub fn of_range(&self, index: usize) -> RangeBytes {
         match self {
             RangeBytes::Blob(b) => RangeBytes::Blob(b.clone()),

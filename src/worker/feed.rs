@@ -1,7 +1,8 @@
 //! A download read in byte ranges while it arrives (`ranges::start_body`): the first worker keeps
-//! the whole body as the chunks `fetch` gave (`Body`), parses range 0 from them as they come, and
-//! posts each later range's bytes, in batches of at least 1 MiB, on that range's `MessagePort`
-//! (transferred, so no copy crosses the page) to the worker that parses it (`receive`). Nothing
+//! the whole body as the chunks `fetch` gave (`Body`) and posts each range's bytes but the last's,
+//! in batches of at least 1 MiB, on that range's `MessagePort` (transferred, so no copy crosses
+//! the page) to the worker that parses it as they come (`receive`); it parses the last range
+//! itself, from the `Body`, as its bytes (the last to arrive) come. Nothing
 //! is glued into a `Blob` and read back: a `Blob` of thousands of chunk parts read by slices with
 //! `FileReaderSync` was slow (most of a 200 MB `?src=` load) and once failed with
 //! `NotReadableError` (decision 0059).
@@ -192,10 +193,9 @@ impl Arrivals for BodyArrivals<'_> {
         Ok(v)
     }
 
-    /// While the download runs, range 0's parser gives way after every block of records, so
-    /// that the chunks that came meanwhile are taken and the later ranges' bytes posted on: a
-    /// body stream is read only as fast as it is asked for, so a parser that ran until it
-    /// starved held the whole download (and the other workers) back to its own pace.
+    /// While the download runs, the first worker's parser gives way after every block of
+    /// records, so that the chunks that came meanwhile are taken (and any bytes still owed to
+    /// the other ranges posted on): a body stream is read only as fast as it is asked for.
     async fn pause(&mut self) {
         if self.downloading && self.body.0.borrow().end.is_none() {
             next_task().await;
@@ -223,8 +223,8 @@ async fn next_task() {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
-/// A later range's bytes on their way to its worker: its port, the window of the file it gets,
-/// and the batch not yet posted.
+/// A range's bytes on their way to its worker: its port, the window of the file it gets, and the
+/// batch not yet posted.
 struct Outlet {
     port: MessagePort,
     from: u64,
@@ -249,24 +249,27 @@ impl Outlet {
     }
 }
 
-/// The first worker's side of a download read in ranges: each chunk goes into its `Body` (range 0
-/// and any reading again) and, cut to each later range's window, to that range's port.
+/// The first worker's side of a download read in ranges: each chunk goes into its `Body` (its own
+/// range, the last, and any reading again) and, cut to each other range's window, to that
+/// range's port.
 pub(super) struct Feed {
     pub body: Body,
     outlets: Vec<Outlet>,
 }
 
 impl Feed {
-    /// A feed for `plan`'s ranges, and the ports the other workers receive on (one per range past
-    /// the first, to send them).
+    /// A feed for `plan`'s ranges, and the ports the other workers receive on: port `i` carries
+    /// range `i`, for every range but the last (the first worker's own: its bytes arrive last, so
+    /// parsing them as they come holds back no other range's).
     pub(super) fn new(plan: &Plan) -> Result<(Feed, Vec<MessagePort>), String> {
         let (mut outlets, mut ports) = (Vec::new(), Vec::new());
         let last = plan.ranges.len().saturating_sub(1);
-        for (i, &(start, end)) in plan.ranges.iter().enumerate().skip(1) {
+        for &(start, end) in plan.ranges.iter().take(last) {
             let channel =
                 web_sys::MessageChannel::new().map_err(|_| "no MessageChannel in this browser".to_string())?;
-            let to = if i == last { u64::MAX } else { end.saturating_add(TAIL_BYTES) };
-            let from = start.saturating_sub(1);
+            // From one byte before the range (its first record's boundary; range 0 from the file's
+            // start) to past its end (its last record).
+            let (from, to) = (start.saturating_sub(1), end.saturating_add(TAIL_BYTES));
             outlets.push(Outlet { port: channel.port1(), from, to, batch: Vec::new(), batched: 0 });
             ports.push(channel.port2());
         }

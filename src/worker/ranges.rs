@@ -43,20 +43,24 @@ pub(super) fn start(job: u32, name: &str, blob: Blob, plan: parallel::Plan) {
     wasm_bindgen_futures::spawn_local(async move {
         let first =
             stream::read_range(&name, &blob, &plan, 0, &range_progress(job), &mut stream::Timing::default()).await;
-        settle_first(job, first);
+        settle_own(job, 0, first);
     });
 }
 
-/// Starts reading a download in ranges while it arrives: posts the plan with a port per later
-/// range and reads range 0 from the body as it comes; the caller feeds the download's chunks
-/// into the returned feed, then finishes it (`body_done`).
+/// Starts reading a download in ranges while it arrives: posts the plan with a port for each
+/// range but the last, whose bytes go to the other workers as they arrive, and reads the last
+/// range itself from the body: the first ranges' bytes arrive first, and parsing them here would
+/// hold them back (a body stream is read only as fast as it is asked for; measured, decision
+/// 0059). The caller feeds the download's chunks into the returned feed, then finishes it
+/// (`body_done`).
 pub(super) fn start_body(job: u32, name: &str, plan: parallel::Plan) -> Result<Feed, String> {
     let (feed, ports) = Feed::new(&plan)?;
     post_plan(job, name, &plan, RangeBytes::Ports(ports), Whole::Body(feed.body.clone()));
     let (name, body) = (name.to_string(), feed.body.clone());
+    let own = plan.ranges.len().saturating_sub(1);
     wasm_bindgen_futures::spawn_local(async move {
-        let first = read_body_range(&name, &body, &plan, 0, job, true).await;
-        settle_first(job, first);
+        let part = read_body_range(&name, &body, &plan, own, job, true).await;
+        settle_own(job, own, part);
     });
     Ok(feed)
 }
@@ -100,19 +104,19 @@ fn post_plan(job: u32, name: &str, plan: &parallel::Plan, bytes: RangeBytes, who
     PENDING.with(|q| q.borrow_mut().push(Pending { job, name: name.into(), whole, plan: plan.clone(), parts }));
 }
 
-/// Range 0 read (or not): kept, and the job finished if everything is in. A job no longer
-/// pending (its download failed, and said so) is left alone.
-fn settle_first(job: u32, first: Result<Part, LoadError>) {
+/// This worker's own range `index` read (or not): kept, and the job finished if everything is
+/// in. A job no longer pending (its download failed, and said so) is left alone.
+fn settle_own(job: u32, index: usize, part: Result<Part, LoadError>) {
     if !PENDING.with(|q| q.borrow().iter().any(|p| p.job == job)) {
         return;
     }
-    if let Err(e) = &first {
+    if let Err(e) = &part {
         forget(job);
         return post_error(job, &e.to_string());
     }
     PENDING.with(|q| {
-        if let Some(slot) = q.borrow_mut().iter_mut().find(|p| p.job == job).and_then(|p| p.parts.get_mut(0)) {
-            *slot = Some(first);
+        if let Some(slot) = q.borrow_mut().iter_mut().find(|p| p.job == job).and_then(|p| p.parts.get_mut(index)) {
+            *slot = Some(part);
         }
     });
     try_finish(job);
@@ -144,12 +148,16 @@ fn range_progress(job: u32) -> impl Fn(u64, u64) {
 }
 
 /// Reads one range for another worker's file (or download, its bytes on a port) and posts the part.
+/// The page hands out ranges 1..; a download's first worker reads its last range itself, so the
+/// port the page gives with its range `index` carries range `index - 1` (`feed::Feed::new`), and
+/// the part goes back as that range's.
 pub(super) fn read_range(job: u32, name: &str, bytes: RangeBytes, plan: &Uint8Array, index: u32) {
     let plan: parallel::Plan = match borsh::from_slice(&plan.to_vec()) {
         Ok(p) => p,
         Err(e) => return post_error(job, &format!("{name}: a plan could not be read ({e})")),
     };
     let name = name.to_string();
+    let index = if matches!(bytes, RangeBytes::Ports(_)) { index.saturating_sub(1) } else { index };
     wasm_bindgen_futures::spawn_local(async move {
         let i = index as usize;
         let read = match &bytes {

@@ -235,8 +235,23 @@ pub fn first_record_start(start: u64, probe: &[u8]) -> Option<u64> {
 /// Splits `[0, size)` into `n` ranges of about equal size (the caller moves each start to a
 /// record boundary with `first_record_start`).
 pub fn split(size: u64, n: usize) -> Vec<(u64, u64)> {
-    let n = n.max(1) as u64;
-    (0..n).map(|i| (size * i / n, size * (i + 1) / n)).filter(|(a, b)| b > a).collect()
+    split_weighted(size, &vec![1; n.max(1)])
+}
+
+/// Splits `[0, size)` into consecutive ranges whose sizes are about proportional to `weights`
+/// (empty ranges left out).
+pub fn split_weighted(size: u64, weights: &[u64]) -> Vec<(u64, u64)> {
+    let total = u128::from(weights.iter().sum::<u64>().max(1));
+    let at = |upto: u64| (u128::from(size) * u128::from(upto) / total) as u64;
+    let mut upto = 0;
+    let mut out = Vec::with_capacity(weights.len());
+    for &w in weights {
+        let start = at(upto);
+        upto += w;
+        out.push((start, at(upto)));
+    }
+    out.retain(|(a, b)| b > a);
+    out
 }
 
 /// The index of the first part that does not start where the one before it stopped (a quoted

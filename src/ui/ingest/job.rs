@@ -94,10 +94,12 @@ fn start_next() {
     if !ensure_slot(0) {
         return finish(id, Err("The ingest worker could not start in this browser.".into()));
     }
-    // A large file will be split: start the other workers now, while the first reads its head.
+    // A large file will be split: start the other workers now, while the first reads its head. A
+    // download's size is known only once it answers: its workers start now too (a worker's start
+    // took 0.45 s of a 200 MB `?src=` load when it waited for `Big`; decision 0059).
     let split_from =
         crate::import::common::parallel::MIN_PARALLEL_BYTES.min(crate::bundle::split_load::MIN_SPLIT_BYTES);
-    if total.is_some_and(|t| t >= split_from) {
+    if total.is_some_and(|t| t >= split_from) || matches!(input, Input::Url(_)) {
         (1..workers).for_each(|i| {
             ensure_slot(i);
         });

@@ -263,3 +263,28 @@ fn errors_by_cause_read_assertions_and_transaction_controllers() {
     );
     assert!(run.errors[1].example.is_none(), "nothing was replaced");
 }
+
+/// `split_weighted` cuts `[0, size)` into consecutive ranges that cover it, each byte in the
+/// range a brute-force count gives it (byte `b` belongs to the first range whose cumulative
+/// weight share reaches past it: `b * total < size * cumulative`); `split` is the equal case.
+#[test]
+fn weighted_ranges_cover_the_file_in_proportion() {
+    for (size, weights) in [(1000u64, vec![2u64, 1]), (999, vec![2, 2, 1]), (7, vec![1, 1, 1, 1]), (3, vec![5, 1, 1])] {
+        let total: u64 = weights.iter().sum();
+        let ranges = split_weighted(size, &weights);
+        assert_eq!(ranges.first().map(|r| r.0), Some(0));
+        assert_eq!(ranges.last().map(|r| r.1), Some(size));
+        assert!(ranges.windows(2).all(|w| w[0].1 == w[1].0 && w[0].0 < w[0].1), "{ranges:?}");
+        if ranges.len() == weights.len() {
+            for (i, (a, b)) in ranges.iter().enumerate() {
+                let upto: u64 = weights[..=i].iter().sum();
+                let count = (0..size)
+                    .filter(|&x| (x + 1) * total <= size * upto && x * total >= size * (upto - weights[i]))
+                    .count();
+                assert!((b - a).abs_diff(count as u64) <= 1, "{size} {weights:?} range {i}: {a}..{b}, {count} bytes");
+            }
+        }
+    }
+    assert_eq!(split(10, 3), vec![(0, 3), (3, 6), (6, 10)]);
+    assert_eq!(split_weighted(12, &[2, 1]), vec![(0, 8), (8, 12)]);
+}
