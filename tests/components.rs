@@ -390,6 +390,7 @@ mod protocol {
         };
         let messages = vec![
             ToPage::Ready { build: "b1".into() },
+            ToPage::Memory { bytes: 5 << 30 },
             ToPage::Progress { job: 1, bytes: 5_000_000_000, records: 7 },
             ToPage::Plan { job: 1, data: bytes(&[1]), ranges: 3, bytes: file() },
             ToPage::Plan { job: 1, data: bytes(&[1]), ranges: 3, bytes: ports(2) },
@@ -417,7 +418,7 @@ mod protocol {
             assert_eq!(back.job(), m.job());
         }
         let counts: Vec<u32> = messages.iter().map(|m| m.transfer().length()).collect();
-        assert_eq!(counts, [0, 0, 1, 3, 1, 0, 2, 1, 0, 0, 2]);
+        assert_eq!(counts, [0, 0, 0, 1, 3, 1, 0, 2, 1, 0, 0, 2]);
         post(&done.to_js(), &done.transfer());
         assert_eq!((head.length(), run.length()), (0, 0), "the answer's arrays are transferred, not copied");
     }
@@ -431,6 +432,7 @@ mod protocol {
         assert_eq!(data.length(), 0, "the request is transferred");
         let answers = vec![
             FromWriter::Ready { build: "b1".into() },
+            FromWriter::Memory { bytes: 50 << 20 },
             FromWriter::Written { job: 1, answer: Written::Json(vec![bytes(b"{}"), bytes(b"[]")]) },
             FromWriter::Written {
                 job: 2,
@@ -446,7 +448,7 @@ mod protocol {
             assert_eq!(format!("{back:?}"), format!("{m:?}"));
         }
         let counts: Vec<u32> = answers.iter().map(|m| m.transfer().length()).collect();
-        assert_eq!(counts, [0, 2, 3, 0, 0, 0, 0]);
+        assert_eq!(counts, [0, 0, 2, 3, 0, 0, 0, 0]);
     }
 
     #[wasm_bindgen_test]

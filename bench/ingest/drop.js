@@ -49,6 +49,9 @@
     };
   }
   const file = h.get('file'), name = h.get('name') || file;
+  // How long after the table the renderer's memory is read again (the writer, and the ending of
+  // workers that grew large, two seconds after the writer's last answer, are done within it).
+  const KEEP_AFTER_MS = 5000;
   const settle = +(h.get('settle') || 0), timeout = +(h.get('timeout') || 600) * 1000;
   const now = () => performance.now();
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -199,6 +202,12 @@
       result.notice = [...document.querySelectorAll('.notice')].map((n) => n.textContent).find((s) => s.includes(name + ':')) || null;
       result.table = await storedTable();
       result.shown_csv = await shownCsv();
+      // Untimed: what the tab still holds once the drop settled (the writer has made the JSON the
+      // page keeps, and workers that grew large were ended), read by the runner as 'kept_mb'.
+      await sleep(KEEP_AFTER_MS);
+      await post('/mark', {run, phase: 'settled'});
+      // The workers' memory as they said it, and how many were ended for it (ui::ingest::pool).
+      if (window.runlensWorkers) result.workers = {...window.runlensWorkers};
       result.ok = true;
     } catch (e) {
       result.error = String((e && e.stack) || e);

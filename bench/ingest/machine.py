@@ -148,16 +148,21 @@ def proc_info(pid):
             "rss_kb": kb("VmRSS"), "exe": exe}
 
 
+def tree_infos(browser_pid):
+    """(pid, proc_info) of the browser and of every process it started that is still there."""
+    for pid in [browser_pid, *descendants(browser_pid)]:
+        info = proc_info(pid)
+        if info:
+            yield pid, info
+
+
 def tree_cpu_ns(browser_pid):
     """{(pid, tid): (process type, thread name, CPU ns)} of every thread of the browser and of
     every process it started: the time each thread has run (/proc/PID/task/TID/schedstat, first
     field, in ns; see https://www.kernel.org/doc/html/latest/scheduler/sched-stats.html). A thread
     that ends between two readings takes its time with it, so a difference is a floor."""
     out = {}
-    for pid in [browser_pid, *descendants(browser_pid)]:
-        info = proc_info(pid)
-        if not info:
-            continue
+    for pid, info in tree_infos(browser_pid):
         try:
             tids = os.listdir(f"/proc/{pid}/task")
         except OSError:
@@ -171,6 +176,24 @@ def tree_cpu_ns(browser_pid):
             except (OSError, ValueError, IndexError):
                 continue
             out[(pid, int(tid))] = (info["type"], name, ns)
+    return out
+
+
+def tree_process_cpu_ns(browser_pid):
+    """{pid: (process type, CPU ns)} of the browser and every process it started: user + system
+    time from /proc/PID/stat, which, unlike a thread's schedstat, keeps the time of the process's
+    threads that ended (a worker the page terminated); clock-tick resolution (usually 10 ms)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for pid, info in tree_infos(browser_pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            # After the name: state is field 3, utime 14 and stime 15 (1-based, proc(5)).
+            ticks = int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            continue
+        out[pid] = (info["type"], ticks * 1_000_000_000 // tick)
     return out
 
 

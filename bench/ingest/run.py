@@ -96,6 +96,7 @@ def show_run(r):
         "read, no table" if mm is None else "exact" if not mm else f"MISMATCH x{len(mm)}: {mm[:2]}")
     secs = r.get("secs")
     extra = f" extra={r['extra_mb']:.0f}MB" if r.get("extra_mb") is not None else ""
+    extra += f" kept={r['kept_mb']:.0f}MB" if r.get("kept_mb") is not None else ""
     task = f" longtask={r['longtask_max_ms']:.0f}ms" if r.get("longtask_max_ms") is not None else ""
     by = r.get("cpu_by")
     cpu = f" cpu={r['cpu_s']:.2f}s(r{by['renderer']:.2f}+b{by['browser']:.2f}+o{by['other']:.2f})" if by else ""
@@ -130,6 +131,9 @@ def summary(rows, tool_list, rounds):
         extra = [r["extra_mb"] for r in ok if r.get("extra_mb") is not None]
         if t.kind == "runlens" and extra:
             mem += f"; +{statistics.median(extra):.0f} during the ingest"
+        kept = [r["kept_mb"] for r in ok if r.get("kept_mb") is not None]
+        if t.kind == "runlens" and kept:
+            mem += f", +{statistics.median(kept):.0f} kept 5 s after"
         tasks = [r["longtask_max_ms"] for r in ok if r.get("longtask_max_ms") is not None]
         exact = "✓" if len(ok) == len(rs) and all(r.get("mismatches") == [] for r in ok) else "✗"
         if t.kind == "floor":

@@ -113,23 +113,29 @@ class Marks:
     far) and VmRSS are read and its VmHWM is reset; after the table, VmHWM is read again. Both
     times the CPU time of every process of the browser is read too: the CPU the timed part used,
     the renderer's (the page, its workers) apart from the browser process's (which serves a File's
-    bytes) and the others' (GPU, network, storage)."""
+    bytes) and the others' (GPU, network, storage). A few seconds after the table ('settled'),
+    VmRSS once more: what the tab keeps of the drop."""
 
     def __init__(self):
-        self.browser_pid, self.before, self.after = None, {}, {}
+        self.browser_pid, self.before, self.after, self.settled = None, {}, {}, {}
         self.cpu_before, self.cpu_after = {}, {}
+        self.procs_before, self.procs_after = {}, {}
 
     def __call__(self, obj):
         if self.browser_pid is None:
             return {}
         cpu = machine.tree_cpu_ns(self.browser_pid)
+        procs = machine.tree_process_cpu_ns(self.browser_pid)
         found = {r["pid"]: r for r in machine.renderers(self.browser_pid)}
         if obj.get("phase") == "before":
-            self.before, self.cpu_before, self.cpu_after = found, cpu, {}
+            self.before, self.cpu_before, self.cpu_after, self.settled = found, cpu, {}, {}
+            self.procs_before, self.procs_after = procs, {}
             for pid in found:
                 machine.reset_hwm(pid)
+        elif obj.get("phase") == "settled":
+            self.settled = found
         else:
-            self.after, self.cpu_after = found, cpu
+            self.after, self.cpu_after, self.procs_after = found, cpu, procs
         return {}
 
     def cpu(self):
@@ -144,6 +150,14 @@ class Marks:
             # Threads of one kind and name together (a renderer's workers are all "DedicatedWorker").
             threads[f"{kind}/{name}"] = threads.get(f"{kind}/{name}", 0.0) + used
         busy = {k: round(v, 3) for k, v in sorted(threads.items(), key=lambda kv: -kv[1]) if v >= 0.005}
+        # By kind, per process when it says more: a process's own total keeps the time of its
+        # threads that ended between the marks (workers the page terminated), which the threads'
+        # sum loses.
+        for pid, (kind, ns) in self.procs_after.items():
+            kind = kind if kind in by else "other"
+            whole = max((ns - self.procs_before.get(pid, (kind, 0))[1]) / 1e9, 0.0)
+            live = sum(v[2] - self.cpu_before.get(k, (kind, "", 0))[2] for k, v in self.cpu_after.items() if k[0] == pid) / 1e9
+            by[kind] += max(whole - max(live, 0.0), 0.0)
         return {"cpu_s": sum(by.values()), "cpu_by": by, "cpu_threads": busy}
 
     def memory(self):
@@ -155,8 +169,12 @@ class Marks:
         a, b = self.after[pid], self.before.get(pid)
         if b is None:
             return {"peak_mb": a["hwm_kb"] / 1024}
-        return {"peak_mb": max(a["hwm_kb"], b["hwm_kb"]) / 1024, "before_mb": b["rss_kb"] / 1024,
-                "extra_mb": (a["hwm_kb"] - b["rss_kb"]) / 1024}
+        out = {"peak_mb": max(a["hwm_kb"], b["hwm_kb"]) / 1024, "before_mb": b["rss_kb"] / 1024,
+               "extra_mb": (a["hwm_kb"] - b["rss_kb"]) / 1024}
+        if pid in self.settled:
+            # What the renderer still holds a few seconds after the table (drop.js 'settled').
+            out["kept_mb"] = (self.settled[pid]["rss_kb"] - b["rss_kb"]) / 1024
+        return out
 
 
 def browser_url(srv, tool, file, run_id, settle_ms, timeout):

@@ -183,19 +183,44 @@ fn check_table(csv_text: &str, answers: &Value) {
 #[tokio::test]
 async fn a_dropped_200000_row_jtl_shows_the_exact_latency_table() {
     let Some(jtl) = generate("dropped-200k.jtl", 200_000, true) else { return };
-    let path = jtl.path.clone();
+    let Some(small) = generate("after-retire.jtl", 2_000, false) else { return };
+    let (path, small_path) = (jtl.path.clone(), small.path.clone());
     let answers = jtl.answers.clone().unwrap();
     with_browser(move |c| async move {
-        c.goto(&site("?view=latency")).await.unwrap();
+        // One worker, whose memory grows past what the page keeps a worker with (16 MiB).
+        c.goto(&site("?view=latency&workers=1")).await.unwrap();
         wait_text(&c, ".gallery .card", "Reindexing").await;
         drop_path(&c, &path).await;
         let notice = wait_notice(&c, "dropped-200k.jtl: read as", 120).await;
         assert!(notice.contains("dropped-200k.jtl: read as JMeter CSV results (JTL), 200,000 records."), "{notice}");
         wait_text(&c, "table[data-table='latency']", "MSF_GET").await;
         check_table(&latency_csv(&c).await, &answers);
+        // The worker and the writer grew large, so they were ended once the file was in (a wasm
+        // memory never shrinks); the next file starts them again and is read as usual.
+        let workers =
+            wait_workers(&c, |w| w["retired"].as_f64() == Some(1.0) && w["writerRetired"].as_f64() == Some(1.0)).await;
+        assert!(workers["memory0"].as_f64().unwrap() >= f64::from(16u32 << 20), "{workers}");
+        let runs_before = run_ids(&c).await;
+        drop_path(&c, &small_path).await;
+        wait_notice(&c, "after-retire.jtl: read as JMeter CSV results (JTL), 2,000 records", 60).await;
+        wait_one_more_run(&c, runs_before.len()).await;
     })
     .await;
-    drop(jtl);
+    drop((jtl, small));
+}
+
+/// `window.runlensWorkers` (`ui::ingest::pool::diagnose`: the workers' memory as they said it,
+/// and how many were ended for it) once `done` holds of it, within 30 s.
+async fn wait_workers(c: &Client, done: impl Fn(&Value) -> bool) -> Value {
+    let t0 = Instant::now();
+    loop {
+        let v = c.execute("return window.runlensWorkers || null", vec![]).await.unwrap();
+        if done(&v) {
+            return v;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(30), "the workers were not ended: {v}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 #[tokio::test]
@@ -238,16 +263,20 @@ async fn cancelling_a_large_jtl_midway_keeps_the_workspace_as_it_was() {
         // The workers were started again: the next file is read.
         drop_path(&c, &small_path).await;
         wait_notice(&c, "after-cancel.jtl: read as JMeter CSV results (JTL), 2,000 records", 60).await;
-        // The notice comes when the file is read; its run joins the picker once the writer worker
-        // has assembled it, a moment later.
-        let t0 = Instant::now();
-        while run_ids(&c).await.len() == runs_before.len() && t0.elapsed() < Duration::from_secs(30) {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        assert_eq!(run_ids(&c).await.len(), runs_before.len() + 1, "the next file adds its run");
+        wait_one_more_run(&c, runs_before.len()).await;
     })
     .await;
     drop((big, small));
+}
+
+/// Waits until the picker offers one run more than `before`: a file's notice comes when it is read,
+/// and its run joins the picker once the writer worker has assembled it, a moment later.
+async fn wait_one_more_run(c: &Client, before: usize) {
+    let t0 = Instant::now();
+    while run_ids(c).await.len() == before && t0.elapsed() < Duration::from_secs(30) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(run_ids(c).await.len(), before + 1, "the next file adds its run");
 }
 
 /// The ids of the runs the picker offers.

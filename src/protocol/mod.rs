@@ -25,10 +25,13 @@
 //!   forwards it without its runs to the first worker ([`ToWorker::RunsDone`]), whose
 //!   [`ToPage::Done`] then says how many groups were read on their own (`later`).
 //! - Cancelling is `Worker.terminate()`, not a message.
+//! - Before each answer ([`ToPage::Part`], [`ToPage::RunsDone`], [`ToPage::Done`],
+//!   [`ToPage::Error`]) a worker posts [`ToPage::Memory`], its wasm memory's size: a wasm memory
+//!   never shrinks, so the page ends a worker that grew large once its job is over.
 //!
 //! **The writer** (`ui::writer` ↔ `worker::write`): after [`FromWriter::Ready`], each
 //! [`ToWriter::Write`] (a `wire::write` request) is answered by [`FromWriter::Written`] or
-//! [`FromWriter::Error`] with the same `job`.
+//! [`FromWriter::Error`] with the same `job`, just after a [`FromWriter::Memory`].
 //!
 //! Workers start through a module shim whose URLs carry the build id (`ui::ingest::pool`), so a
 //! worker of an older deploy is never paired with a newer page; [`ToPage::Ready`] carries the id.

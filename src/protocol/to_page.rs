@@ -10,6 +10,10 @@ use wasm_bindgen::JsValue;
 pub enum ToPage {
     /// `{type:"ready", build}`: the worker runs (`build`: its build id); the writer says it too.
     Ready { build: String },
+    /// `{type:"memory", bytes}`: the worker's wasm memory now, posted just before it answers a
+    /// part of a job (a memory never shrinks: the page ends a worker that grew large once its job
+    /// is over, `ui::ingest::pool::retire_spent`).
+    Memory { bytes: u64 },
     /// `{type:"progress", job, bytes, records}`: this worker's bytes and records read so far.
     Progress { job: u32, bytes: u64, records: u64 },
     /// `{type:"plan", job, data, ranges, blob | ports}`: a large JMeter CSV is read in `ranges`
@@ -60,6 +64,7 @@ impl ToPage {
         let big = |n: u64| Some(JsValue::from(n as f64));
         match self {
             ToPage::Ready { build } => object("ready", &[("build", Some(build.into()))]),
+            ToPage::Memory { bytes } => object("memory", &[("bytes", big(*bytes))]),
             ToPage::Progress { job, bytes, records } => {
                 object("progress", &[("job", n(*job)), ("bytes", big(*bytes)), ("records", big(*records))])
             }
@@ -120,7 +125,7 @@ impl ToPage {
     /// The job the message is about (every message but `Ready`).
     pub fn job(&self) -> Option<u32> {
         match self {
-            ToPage::Ready { .. } => None,
+            ToPage::Ready { .. } | ToPage::Memory { .. } => None,
             ToPage::Progress { job, .. }
             | ToPage::Plan { job, .. }
             | ToPage::Part { job, .. }
@@ -157,6 +162,7 @@ impl ToPage {
         let kind = kind(v)?;
         let message = match kind.as_str() {
             "ready" => ToPage::Ready { build: Fields::new(v, "ready").string_or_none("build").unwrap_or_default() },
+            "memory" => ToPage::Memory { bytes: Fields::new(v, "memory").u64("bytes")? },
             "progress" => {
                 let f = Fields::new(v, "progress");
                 ToPage::Progress { job: f.job()?, bytes: f.u64("bytes")?, records: f.u64("records")? }

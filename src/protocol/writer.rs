@@ -17,6 +17,9 @@ pub enum ToWriter {
 pub enum FromWriter {
     /// `{type:"ready", build}`, as every ingest worker says it ([`super::ToPage::Ready`]).
     Ready { build: String },
+    /// `{type:"memory", bytes}`: the writer's wasm memory, posted just before an answer (as an
+    /// ingest worker posts [`super::ToPage::Memory`]; the page ends a writer that grew large).
+    Memory { bytes: u64 },
     /// `{type:"written", job, …}`: the answer to request `job`.
     Written { job: u32, answer: Written },
     /// `{type:"error", job, message}`: request `job` failed (also made on the page when the
@@ -66,6 +69,7 @@ impl FromWriter {
         let n = |n: u32| Some(JsValue::from(n));
         match self {
             FromWriter::Ready { build } => object("ready", &[("build", Some(build.into()))]),
+            FromWriter::Memory { bytes } => object("memory", &[("bytes", Some((*bytes as f64).into()))]),
             FromWriter::Written { job, answer } => match answer {
                 Written::Json(json) => object("written", &[("job", n(*job)), ("json", Some(array_of(json)))]),
                 Written::Merged { data, runs, json } => object(
@@ -100,6 +104,7 @@ impl FromWriter {
         let kind = kind(v)?;
         let message = match kind.as_str() {
             "ready" => FromWriter::Ready { build: Fields::new(v, "ready").string_or_none("build").unwrap_or_default() },
+            "memory" => FromWriter::Memory { bytes: Fields::new(v, "memory").u64("bytes")? },
             "written" => {
                 let f = Fields::new(v, "written");
                 // Which answer it is, by its fields.

@@ -4,7 +4,9 @@
 //! the import pool's workers: cancelling an import never stops it, and a request never waits
 //! behind a file being read. It starts with the first local file (`start`) or the first request.
 //! A request is a promise resolved by the worker's answer; if the writer dies, every request
-//! waiting on it fails with a message, and the next request starts a new one.
+//! waiting on it fails with a message, and the next request starts a new one. A writer whose
+//! memory grew large is ended once no request came for two seconds (`retire_if_spent`), as the
+//! import pool's workers are once their job is over, and the next request starts a new one too.
 
 use crate::protocol::{FromWriter, ToWriter, Written};
 use crate::wire::write::{encode_request, RequestRef};
@@ -22,6 +24,8 @@ struct Writer {
     queue: Vec<ToWriter>,
     /// The requests sent and not answered.
     waiting: Vec<Waiting>,
+    /// The worker's wasm memory as it last said (`FromWriter::Memory`), in bytes.
+    memory: u64,
     _on_message: Closure<dyn Fn(MessageEvent)>,
     _on_error: Closure<dyn Fn(web_sys::Event)>,
 }
@@ -67,6 +71,7 @@ fn spawn() -> Result<Writer, JsValue> {
         ready: false,
         queue: Vec::new(),
         waiting: Vec::new(),
+        memory: 0,
         _on_message: on_message,
         _on_error: on_error,
     })
@@ -90,6 +95,14 @@ fn on_message(data: JsValue) {
                 }
             })
         }
+        Ok(FromWriter::Memory { bytes }) => {
+            super::ingest::diagnose("writer", bytes as f64);
+            return WRITER.with(|w| {
+                if let Some(w) = w.borrow_mut().as_mut() {
+                    w.memory = bytes;
+                }
+            });
+        }
         Ok(FromWriter::Written { job, .. } | FromWriter::Error { job, .. }) => job,
         // An answer that does not read fails its request (`ask` says why).
         Err(e) => match e.job() {
@@ -105,6 +118,36 @@ fn on_message(data: JsValue) {
     });
     if let Some(resolve) = resolve {
         let _ = resolve.call1(&JsValue::NULL, &data);
+    }
+    // Edits in the import panel come in bursts, each a request: a writer that grew large is ended
+    // only once no request came for a while.
+    let last = NEXT_JOB.with(|n| n.get());
+    gloo::timers::callback::Timeout::new(RETIRE_AFTER_MS, move || {
+        if NEXT_JOB.with(|n| n.get()) == last {
+            retire_if_spent();
+        }
+    })
+    .forget();
+}
+
+/// How long the writer must have had no request before it is ended for its memory.
+const RETIRE_AFTER_MS: u32 = 2_000;
+
+/// Ends the writer if its memory grew to `SPENT_BYTES` and no request waits on it (a wasm memory
+/// never shrinks: the JSON of a 200 MB JTL's run left it holding 50 MB, decision 0062).
+fn retire_if_spent() {
+    let spent = WRITER.with(|w| {
+        let mut w = w.borrow_mut();
+        let idle = w.as_ref().is_some_and(|w| w.waiting.is_empty() && w.queue.is_empty());
+        if idle && w.as_ref().is_some_and(|w| w.memory >= super::ingest::SPENT_BYTES) {
+            w.take()
+        } else {
+            None
+        }
+    });
+    if let Some(writer) = spent {
+        writer.worker.terminate();
+        super::ingest::diagnose("writerRetired", 1.0);
     }
 }
 
@@ -154,7 +197,7 @@ async fn ask(bytes: Vec<u8>) -> Result<Written, String> {
     match FromWriter::from_js(&answer) {
         Ok(FromWriter::Written { answer, .. }) => Ok(answer),
         Ok(FromWriter::Error { message, .. }) => Err(message),
-        Ok(FromWriter::Ready { .. }) => Err(NO_ANSWER.into()),
+        Ok(FromWriter::Ready { .. } | FromWriter::Memory { .. }) => Err(NO_ANSWER.into()),
         Err(e) => {
             leptos::logging::warn!("the writer's answer could not be read: {e}");
             Err(NO_ANSWER.into())

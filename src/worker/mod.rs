@@ -30,9 +30,20 @@ pub(crate) fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-/// Posts a message to the page, transferring its buffers.
+/// Posts a message to the page, transferring its buffers; an answer (a part of a job, or its end)
+/// goes after this worker's memory size (`ToPage::Memory`), so that the page knows it when the
+/// job ends.
 fn post(message: &ToPage) {
+    if matches!(message, ToPage::Part { .. } | ToPage::RunsDone { .. } | ToPage::Done { .. } | ToPage::Error { .. }) {
+        ToPage::Memory { bytes: memory_bytes() }.post(&scope());
+    }
     message.post(&scope());
+}
+
+/// The size of this worker's wasm memory, in bytes (it only ever grows).
+pub(crate) fn memory_bytes() -> u64 {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as u64
 }
 
 pub(crate) fn bytes_to_js(bytes: &[u8]) -> Uint8Array {

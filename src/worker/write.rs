@@ -26,5 +26,7 @@ pub(super) fn write(job: u32, request: &Uint8Array) {
         Ok(Answer::Link(Err(size))) => FromWriter::Written { job, answer: Written::Size(size) },
         Err(message) => FromWriter::Error { job, message },
     };
+    // The page ends a writer that grew large once nothing waits on it (`ui::writer`).
+    let _ = scope().post_message(&FromWriter::Memory { bytes: super::memory_bytes() }.to_js());
     let _ = scope().post_message_with_transfer(&message.to_js(), &message.transfer());
 }

@@ -3,7 +3,7 @@
 //! forwarded to the first worker, and the job's answer read (`ui::ingest_read`).
 
 use super::job::{finish, kept_blob, report_soon, Group};
-use super::pool::{ensure_slot, ready, send, POOL};
+use super::pool::{ensure_slot, note_memory, ready, send, POOL};
 use crate::protocol::{LoadedGroup, ProtocolError, RangeBytes, ToPage, ToWorker};
 use crate::ui::ingest_read;
 use crate::worker::BUILD;
@@ -22,11 +22,14 @@ pub(super) fn on_message(index: usize, data: JsValue) {
         }
         return ready(index);
     }
+    if let ToPage::Memory { bytes } = message {
+        return note_memory(index, bytes);
+    }
     if current.is_none() || message.job() != current {
         return;
     }
     match message {
-        ToPage::Ready { .. } => {}
+        ToPage::Ready { .. } | ToPage::Memory { .. } => {}
         ToPage::Progress { bytes, records, .. } => {
             POOL.with(|p| {
                 if let Some(j) = p.borrow_mut().current.as_mut() {

@@ -181,6 +181,7 @@ pub(super) fn finish(id: u32, result: Result<(Done, Option<Blob>), String>) {
     // A cancelled or failed big bundle's runs read ahead are not wanted any more.
     crate::ui::ingest_read::forget(id);
     report();
+    super::pool::retire_spent();
     start_next();
 }
 

@@ -11,7 +11,7 @@ mod pool;
 pub use job::submit;
 pub(in crate::ui) use job::{is_current, opening};
 pub use pool::cancel;
-pub(in crate::ui) use pool::start_worker;
+pub(in crate::ui) use pool::{diagnose, start_worker, SPENT_BYTES};
 
 use crate::wire::Done;
 use std::rc::Rc;

@@ -1,6 +1,6 @@
 //! The ingest workers: started (through a shim whose URLs carry the build id), sent messages
-//! (queued until a worker says it is ready), and terminated when they fail or their job is
-//! cancelled.
+//! (queued until a worker says it is ready), and terminated when they fail, when their job is
+//! cancelled, or when their memory grew large and their job is over (`retire_spent`).
 
 use super::job::{finish, Job};
 use super::OnProgress;
@@ -19,6 +19,8 @@ pub(super) struct Slot {
     ready: bool,
     /// Messages sent before the worker said it is ready (they would be lost).
     queue: Vec<ToWorker>,
+    /// The worker's wasm memory as it last said (`ToPage::Memory`), in bytes.
+    memory: u64,
     _on_message: Closure<dyn Fn(MessageEvent)>,
     _on_error: Closure<dyn Fn(web_sys::Event)>,
 }
@@ -82,7 +84,7 @@ fn spawn(index: usize) -> Result<Slot, JsValue> {
         worker_failed(index, message.as_deref().unwrap_or("the import worker could not start"));
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    Ok(Slot { worker, ready: false, queue: Vec::new(), _on_message: on_message, _on_error: on_error })
+    Ok(Slot { worker, ready: false, queue: Vec::new(), memory: 0, _on_message: on_message, _on_error: on_error })
 }
 
 /// Starts the worker of `index` if it is not running.
@@ -132,6 +134,80 @@ pub(super) fn ready(index: usize) {
         send(index, m);
     }
 }
+
+/// A worker whose wasm memory is at least this large is ended once its job is over, and started
+/// again when needed: a wasm memory never shrinks, and a 200 MB JTL left the tab's workers holding
+/// about 100 MB until it was closed (decision 0062). A fresh worker holds a few MB, and its
+/// compiled code is shared with the page's other workers, so starting one again is cheap.
+pub(in crate::ui) const SPENT_BYTES: u64 = 16 << 20;
+
+/// The slot's worker said how large its memory is.
+pub(super) fn note_memory(index: usize, bytes: u64) {
+    POOL.with(|p| {
+        if let Some(Some(s)) = p.borrow_mut().slots.get_mut(index) {
+            s.memory = bytes;
+        }
+    });
+    const KEYS: [&str; 8] = ["memory0", "memory1", "memory2", "memory3", "memory4", "memory5", "memory6", "memory7"];
+    if let Some(key) = KEYS.get(index) {
+        diagnose(key, bytes as f64);
+    }
+}
+
+/// Sets `runlensWorkers[key]` on the window: the workers' memory as they said it and how many were
+/// ended for it (`retired`), for the end-to-end tests and the ingest benchmark; never shown.
+pub(in crate::ui) fn diagnose(key: &str, value: f64) {
+    let Some(window) = web_sys::window() else { return };
+    let name = JsValue::from_str("runlensWorkers");
+    let object = Reflect::get(&window, &name).ok().filter(JsValue::is_object).unwrap_or_else(|| {
+        let o: JsValue = js_sys::Object::new().into();
+        let _ = Reflect::set(&window, &name, &o);
+        o
+    });
+    let _ = Reflect::set(&object, &key.into(), &value.into());
+}
+
+/// Ends the workers whose memory grew to `SPENT_BYTES` and that no job uses (called when a job
+/// ends, before the next starts). The first worker is started again a moment later, so that a
+/// file dropped next finds it ready; the others start with the next large file.
+pub(super) fn retire_spent() {
+    let (retired, first_retired) = POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        let busy = p.current.as_ref().map(|j| j.slots.clone()).unwrap_or_default();
+        let (mut retired, mut first) = (0, false);
+        for (i, slot) in p.slots.iter_mut().enumerate() {
+            if slot.as_ref().is_some_and(|s| s.memory >= SPENT_BYTES) && !busy.contains(&i) {
+                if let Some(s) = slot.take() {
+                    s.worker.terminate();
+                    retired += 1;
+                    first |= i == 0;
+                }
+            }
+        }
+        (retired, first)
+    });
+    if retired > 0 {
+        RETIRED.with(|r| {
+            r.set(r.get() + retired);
+            diagnose("retired", f64::from(r.get()));
+        });
+    }
+    if first_retired {
+        gloo::timers::callback::Timeout::new(RESTART_MS, || {
+            ensure_slot(0);
+        })
+        .forget();
+    }
+}
+
+thread_local! {
+    /// Workers ended for their memory so far.
+    static RETIRED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// How long after a job the first worker, ended for its memory, starts again (the page meanwhile
+/// shows the job's answer).
+const RESTART_MS: u32 = 1_000;
 
 /// A worker died (script failed to load, out of memory, a trap): its job fails, the slot is
 /// dropped and started again for the next job.
