@@ -42,6 +42,7 @@ fn a_partial_result_round_trips_with_its_floats_bit_for_bit() {
     }
     part.agg.labels[1].first_start_ms = Some(-5);
     let encoded = encode_part(&part);
+    assert_eq!(encoded.capacity(), encoded.len(), "a part is allocated once, at its size");
     let back = decode_part(&encoded).unwrap();
     // The same bytes again: every field, each float's bits included, came back (maps are written
     // in key order, so the encoding does not depend on a map's insertion history).

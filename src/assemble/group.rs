@@ -178,7 +178,7 @@ pub fn merge_runs(spec: &RunSpec, mut parts: Vec<Part>) -> (Run, Vec<Warning>) {
     let (mut txns, mut res, mut idx, mut kpis) = (Unique::new(), Unique::new(), Unique::new(), Unique::new());
     let (mut errs, mut tenants, mut modules, mut infra) = (Unique::new(), Unique::new(), Unique::new(), Unique::new());
     let mut status_part: Option<usize> = None;
-    let load = super::merge::load(&parts, &mut run, &mut warnings);
+    let load = super::merge::load(&mut parts, &mut run, &mut warnings);
     let first_load = parts.iter().position(|p| super::merge::is_sampled(&p.run));
     for (i, Part { source, run: mut r }) in parts.into_iter().enumerate() {
         if let Some(merged) = load.as_ref().filter(|_| super::merge::is_sampled(&r)) {
@@ -327,14 +327,11 @@ pub fn bundle_of(
         comparisons.retain(|c| c.baseline != *base);
         comparisons.insert(0, Comparison { baseline: base.clone(), candidates, ..Default::default() });
     }
-    let bundle = Bundle {
-        report,
-        runs: ws.all_runs().cloned().collect(),
-        comparisons,
-        thresholds: ws.bundle_thresholds().cloned().or_else(|| inputs.iter().find_map(|(_, i)| i.thresholds.clone())),
-        label_rules: label_rules(&ws, &inputs),
-        ..bundle_around_runs()
-    };
+    let thresholds = ws.bundle_thresholds().cloned().or_else(|| inputs.iter().find_map(|(_, i)| i.thresholds.clone()));
+    let label_rules = label_rules(&ws, &inputs);
+    // The runs are moved out, not copied: a run's timeline can be megabytes (decision 0062).
+    let runs = std::mem::take(&mut ws.runs).into_iter().map(|r| std::sync::Arc::unwrap_or_clone(r.run)).collect();
+    let bundle = Bundle { report, runs, comparisons, thresholds, label_rules, ..bundle_around_runs() };
     Ok((bundle, warnings))
 }
 
@@ -381,7 +378,7 @@ fn merged_report(inputs: &[(String, Input)]) -> Report {
     report
 }
 
-fn bundle_around_runs() -> Bundle {
+pub(crate) fn bundle_around_runs() -> Bundle {
     Bundle {
         format: bundle::FORMAT_NAME.into(),
         version: bundle::FORMAT_VERSION,

@@ -86,7 +86,7 @@ pub fn encode_run_ref(run: &mut Run) -> Vec<u8> {
     run.transactions = txs;
     match checked {
         Ok(()) => run_piece(run),
-        Err(e) => piece(encode::<Run>(Err(e)), &[]),
+        Err(e) => piece::<Run>(Err(e), &[]),
     }
 }
 
@@ -95,14 +95,26 @@ pub fn encode_run_ref(run: &mut Run) -> Vec<u8> {
 /// transactions in the flat binary.
 pub(crate) fn run_piece(run: &Run) -> Vec<u8> {
     // borsh leaves the transactions out (`#[borsh(skip)]` on `Run::transactions`).
-    piece(encode(Ok(run)), &run.transactions)
+    piece(Ok(run), &run.transactions)
 }
 
-fn piece(head: Vec<u8>, txs: &[crate::bundle::Transaction]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(4 + head.len() + txs.len() * 128);
-    out.extend_from_slice(&u32::try_from(head.len()).unwrap_or(u32::MAX).to_le_bytes());
-    out.extend_from_slice(&head);
-    transactions::encode(txs, &mut out);
+/// The piece written straight into one buffer of the right size: a run's borsh (its timeline
+/// mostly, 6 MB for a 1M-row JTL) written apart and then copied took three times its size at
+/// its peak, in a wasm memory that keeps its largest size (decision 0062).
+fn piece<T: BorshSerialize>(head: Result<&T, String>, txs: &[crate::bundle::Transaction]) -> Vec<u8> {
+    // Writing fails only on NaN, which `finite` has taken out; the head is then empty, as the
+    // reader expects of an unreadable piece.
+    let len = borsh::object_length(&head).ok().and_then(|n| u32::try_from(n).ok());
+    // The transactions first, apart (small beside a timeline), so that the piece is allocated once.
+    let mut tail = Vec::with_capacity(txs.len() * 128);
+    transactions::encode(txs, &mut tail);
+    let mut out = Vec::with_capacity(4 + len.unwrap_or(0) as usize + tail.len());
+    out.extend_from_slice(&len.unwrap_or(0).to_le_bytes());
+    if len.is_some() && borsh::to_writer(&mut out, &head).is_err() {
+        out.truncate(0);
+        out.extend_from_slice(&0u32.to_le_bytes());
+    }
+    out.extend_from_slice(&tail);
     out
 }
 
@@ -167,6 +179,8 @@ mod tests {
             let imp = crate::import::import_bytes(&p.to_string_lossy(), &std::fs::read(&p).unwrap()).unwrap();
             let pieces = encode_done(imp.clone());
             assert_eq!(pieces.runs.len(), imp.bundle.runs.len(), "one piece per run");
+            // Each piece is allocated once, at its size (a run's can be megabytes, decision 0062).
+            assert!(pieces.runs.iter().all(|r| r.capacity() == r.len()), "{}", p.display());
             let done = decode_done(&pieces).unwrap();
             assert_eq!(done.bundle, imp.bundle);
             assert_eq!(done.format, "bundle");

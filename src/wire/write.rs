@@ -125,7 +125,13 @@ pub fn decode_request(bytes: &[u8]) -> Result<Request, String> {
 
 /// Does what a request asks. `Err` says, in plain words, why it could not.
 pub fn answer(bytes: &[u8]) -> Result<Answer, String> {
-    match decode_request(bytes)? {
+    respond(decode_request(bytes)?)
+}
+
+/// Does what a read request asks (`answer` without the reading: the writer drops the request's
+/// bytes first, as large as the runs they carry, decision 0062).
+pub fn respond(request: Request) -> Result<Answer, String> {
+    match request {
         Request::Json { bundles, pretty } => bundles
             .iter()
             .map(|b| bundle::to_json(b, pretty).map(String::into_bytes))

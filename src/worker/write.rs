@@ -5,12 +5,15 @@
 
 use super::{bytes_to_js, scope};
 use crate::protocol::{FromWriter, Written};
-use crate::wire::write::{answer, Answer};
+use crate::wire::write::{decode_request, respond, Answer};
 use js_sys::Uint8Array;
 
 pub(super) fn write(job: u32, request: &Uint8Array) {
-    let request = request.to_vec();
-    let message = match answer(&request) {
+    let bytes = request.to_vec();
+    let request = decode_request(&bytes);
+    // The bytes go before the answer is made: they are as large as the runs they carry.
+    drop(bytes);
+    let message = match request.and_then(respond) {
         Ok(Answer::Json(texts)) => {
             FromWriter::Written { job, answer: Written::Json(texts.iter().map(|t| bytes_to_js(t)).collect()) }
         }

@@ -16,15 +16,21 @@ pub use timeline::merge_timelines;
 
 /// When two or more parts were counted from samples (several load generators of one test), their
 /// transactions and KPIs merged (`merge::samples`) and their timelines merged into `run`.
-pub fn load(parts: &[Part], run: &mut Run, warnings: &mut Vec<Warning>) -> Option<Load> {
-    let timelines: Vec<(&str, &crate::bundle::Timeline)> =
-        parts.iter().filter_map(|p| p.run.timeline.as_ref().map(|t| (p.source.as_str(), t))).collect();
+pub fn load(parts: &mut [Part], run: &mut Run, warnings: &mut Vec<Warning>) -> Option<Load> {
     let mut text = Vec::new();
-    run.timeline = match timelines.split_first() {
-        None => None,
-        Some((first, rest)) => rest.iter().try_fold(first.1.clone(), |acc, t| merge_timelines(&acc, t.1, &mut text)),
+    let with_timeline = parts.iter().filter(|p| p.run.timeline.is_some()).count();
+    let path = parts.iter().find(|p| p.run.timeline.is_some()).map_or(String::new(), |p| p.source.clone());
+    run.timeline = if with_timeline == 1 {
+        // One timeline is the run's as it is: taken, not copied (it can be megabytes, decision
+        // 0062); the parts' timelines are not read after this.
+        parts.iter_mut().find_map(|p| p.run.timeline.take())
+    } else {
+        let timelines: Vec<&crate::bundle::Timeline> = parts.iter().filter_map(|p| p.run.timeline.as_ref()).collect();
+        match timelines.split_first() {
+            None => None,
+            Some((first, rest)) => rest.iter().try_fold((*first).clone(), |acc, t| merge_timelines(&acc, t, &mut text)),
+        }
     };
-    let path = timelines.first().map_or(String::new(), |t| t.0.to_string());
     warnings.extend(text.into_iter().map(|message| Warning { path: path.clone(), message }));
     let sampled: Vec<(&str, &Run)> =
         parts.iter().filter(|p| is_sampled(&p.run)).map(|p| (p.source.as_str(), &p.run)).collect();

@@ -157,3 +157,26 @@ fn a_run_of_two_generators_merges_their_timelines() {
     assert_eq!(x.cells[2], vec![1, 1, 2, 1], "bucket 2 holds a 7 (index 2) and a 6 (index 1)");
     assert_eq!(run.transactions[0].samples, Some(5));
 }
+
+#[test]
+fn a_run_of_one_file_keeps_its_timeline_without_copying_it() {
+    // A run's timeline can be megabytes (a 1M-row JTL's: 6 MB), made in a worker whose memory
+    // keeps its largest size: a run of one file takes its timeline as it is (decision 0062).
+    let t0 = 1_700_000_000_000;
+    let run = run_with(&[5, 6, 7], t0, true);
+    let before = run.timeline.as_ref().map(|t| t.transactions.as_ptr());
+    let spec = crate::assemble::group::RunSpec { id: "r".into(), ..Default::default() };
+    let group = crate::assemble::group::Group {
+        run: Some(spec),
+        files: vec![crate::assemble::group::File {
+            name: "a.jtl".into(),
+            bundle: crate::bundle::Bundle { runs: vec![run], ..crate::assemble::group::bundle_around_runs() },
+        }],
+    };
+    let options = crate::assemble::group::Options::default();
+    let (bundle, warnings) = crate::assemble::group::bundle_of(None, vec![group], &options).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let after = bundle.runs[0].timeline.as_ref().map(|t| t.transactions.as_ptr());
+    assert_eq!(after, before, "the same timeline, moved through the merge and out of the workspace");
+    assert_eq!(bundle.runs[0].timeline.as_ref().unwrap().transactions[0].samples, vec![1, 1, 1]);
+}

@@ -146,7 +146,15 @@ fn reread(name: &str, src: &dyn RangeSource, plan: &Plan, before: &[Part], i: us
 
 /// Encodes a part for another worker.
 pub fn encode_part(p: &Part) -> Vec<u8> {
-    borsh::to_vec(p).unwrap_or_default()
+    // Allocated once at its size: grown by doubling, a part of a large file's range (its samples
+    // by second: megabytes) took up to twice its size more in a wasm memory that keeps its
+    // largest size (decision 0062).
+    let Ok(len) = borsh::object_length(p) else { return Vec::new() };
+    let mut out = Vec::with_capacity(len);
+    match borsh::BorshSerialize::serialize(p, &mut out) {
+        Ok(()) => out,
+        Err(_) => Vec::new(),
+    }
 }
 
 pub fn decode_part(bytes: &[u8]) -> Result<Part, String> {

@@ -139,7 +139,7 @@ pub(super) fn ready(index: usize) {
 /// again when needed: a wasm memory never shrinks, and a 200 MB JTL left the tab's workers holding
 /// about 100 MB until it was closed (decision 0062). A fresh worker holds a few MB, and its
 /// compiled code is shared with the page's other workers, so starting one again is cheap.
-pub(in crate::ui) const SPENT_BYTES: u64 = 16 << 20;
+pub(in crate::ui) const SPENT_BYTES: u64 = 12 << 20;
 
 /// The slot's worker said how large its memory is.
 pub(super) fn note_memory(index: usize, bytes: u64) {
@@ -168,36 +168,36 @@ pub(in crate::ui) fn diagnose(key: &str, value: f64) {
 }
 
 /// Ends the workers whose memory grew to `SPENT_BYTES` and that no job uses (called when a job
-/// ends, before the next starts). The first worker is started again a moment later, so that a
-/// file dropped next finds it ready; the others start with the next large file.
+/// ends, before the next starts), and starts them again a moment later, so that a file dropped
+/// next finds them ready, as it would have found them before.
 pub(super) fn retire_spent() {
-    let (retired, first_retired) = POOL.with(|p| {
+    let retired: Vec<usize> = POOL.with(|p| {
         let mut p = p.borrow_mut();
         let busy = p.current.as_ref().map(|j| j.slots.clone()).unwrap_or_default();
-        let (mut retired, mut first) = (0, false);
+        let mut retired = Vec::new();
         for (i, slot) in p.slots.iter_mut().enumerate() {
             if slot.as_ref().is_some_and(|s| s.memory >= SPENT_BYTES) && !busy.contains(&i) {
                 if let Some(s) = slot.take() {
                     s.worker.terminate();
-                    retired += 1;
-                    first |= i == 0;
+                    retired.push(i);
                 }
             }
         }
-        (retired, first)
+        retired
     });
-    if retired > 0 {
-        RETIRED.with(|r| {
-            r.set(r.get() + retired);
-            diagnose("retired", f64::from(r.get()));
-        });
+    if retired.is_empty() {
+        return;
     }
-    if first_retired {
-        gloo::timers::callback::Timeout::new(RESTART_MS, || {
-            ensure_slot(0);
-        })
-        .forget();
-    }
+    RETIRED.with(|r| {
+        r.set(r.get() + retired.len() as u32);
+        diagnose("retired", f64::from(r.get()));
+    });
+    gloo::timers::callback::Timeout::new(RESTART_MS, move || {
+        for i in retired {
+            ensure_slot(i);
+        }
+    })
+    .forget();
 }
 
 thread_local! {
@@ -205,8 +205,8 @@ thread_local! {
     static RETIRED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-/// How long after a job the first worker, ended for its memory, starts again (the page meanwhile
-/// shows the job's answer).
+/// How long after a job the workers ended for their memory start again (the page meanwhile shows
+/// the job's answer).
 const RESTART_MS: u32 = 1_000;
 
 /// A worker died (script failed to load, out of memory, a trap): its job fails, the slot is
