@@ -97,6 +97,8 @@ def show_run(r):
     secs = r.get("secs")
     extra = f" extra={r['extra_mb']:.0f}MB" if r.get("extra_mb") is not None else ""
     extra += f" kept={r['kept_mb']:.0f}MB" if r.get("kept_mb") is not None else ""
+    if r.get("again_notice_s") is not None:
+        extra += f" notice={r['busy'].get('notice_s', 0):.3f}s again={r['again_notice_s']:.3f}s"
     task = f" longtask={r['longtask_max_ms']:.0f}ms" if r.get("longtask_max_ms") is not None else ""
     by = r.get("cpu_by")
     cpu = f" cpu={r['cpu_s']:.2f}s(r{by['renderer']:.2f}+b{by['browser']:.2f}+o{by['other']:.2f})" if by else ""
@@ -269,10 +271,13 @@ def main():
     ap.add_argument("--memory-rows", type=int, nargs="*", default=[5_000_000, 21_500_000],
                     help="larger files of the memory mode (5,000,000 ≈ 1 GB; 21,500,000 ≈ 4.3 GB, past 2^32 bytes)")
     ap.add_argument("--memory-reps", type=int, default=3, help="runs per worker count in the memory mode (1 for files over 2 GB)")
+    ap.add_argument("--again", action="store_true",
+                    help="after each drop settled, drop the same bytes again and time both to their notice")
     ap.add_argument("--src", action="store_true", help="the `?src=` mode (see above)")
     ap.add_argument("--src-loads", type=int, default=0, help="with --src: this many `?src=` loads in a row after")
     ap.add_argument("--keep-data", action="store_true", help="keep the main generated file for the next run")
     a = ap.parse_args()
+    T.AGAIN = a.again
 
     env = {"example": os.environ.get("BENCH_EXAMPLE", os.path.join(ROOT, "target", "worker", "examples", "ingest_table")),
            "parse_native": os.environ.get("BENCH_PARSE_NATIVE", os.path.join(ROOT, "target", "bench-parse", "release", "parse-native")),

@@ -177,9 +177,15 @@ class Marks:
         return out
 
 
+# run.py --again: each drop is followed, once it settled, by a second drop of the same bytes (drop.js).
+AGAIN = False
+
+
 def browser_url(srv, tool, file, run_id, settle_ms, timeout):
     if tool.kind == "runlens":
         frag = {"run": run_id, "file": file, "settle": settle_ms, "timeout": int(timeout)}
+        if AGAIN:
+            frag["again"] = 1
         src = ""
         if tool.how.get("src"):
             frag["mode"] = "src"

@@ -1,6 +1,6 @@
 //! The ingest workers: started (through a shim whose URLs carry the build id), sent messages
 //! (queued until a worker says it is ready), and terminated when they fail, when their job is
-//! cancelled, or when their memory grew large and their job is over (`retire_spent`).
+//! cancelled, or when their memory grew large and no job runs or waits (`retire_spent`).
 
 use super::job::{finish, Job};
 use super::OnProgress;
@@ -135,8 +135,8 @@ pub(super) fn ready(index: usize) {
     }
 }
 
-/// A worker whose wasm memory is at least this large is ended once its job is over, and started
-/// again when needed: a wasm memory never shrinks, and a 200 MB JTL left the tab's workers holding
+/// A worker whose wasm memory is at least this large is ended once no job runs or waits, and
+/// started again: a wasm memory never shrinks, and a 200 MB JTL left the tab's workers holding
 /// about 100 MB until it was closed (decision 0062). A fresh worker holds a few MB, and its
 /// compiled code is shared with the page's other workers, so starting one again is cheap.
 pub(in crate::ui) const SPENT_BYTES: u64 = 12 << 20;
@@ -167,16 +167,19 @@ pub(in crate::ui) fn diagnose(key: &str, value: f64) {
     let _ = Reflect::set(&object, &key.into(), &value.into());
 }
 
-/// Ends the workers whose memory grew to `SPENT_BYTES` and that no job uses (called when a job
-/// ends, before the next starts), and starts them again a moment later, so that a file dropped
-/// next finds them ready, as it would have found them before.
+/// When a job ends and no other waits (files dropped together keep their warm workers), ends the
+/// workers whose memory grew to `SPENT_BYTES`, and starts them again a moment later so that a
+/// file dropped next finds them ready. Ended at once, they are gone before the writer makes the
+/// page's JSON of the job's runs, which lowers the drop's peak (decision 0062).
 pub(super) fn retire_spent() {
     let retired: Vec<usize> = POOL.with(|p| {
         let mut p = p.borrow_mut();
-        let busy = p.current.as_ref().map(|j| j.slots.clone()).unwrap_or_default();
+        if p.current.is_some() || !p.queue.is_empty() {
+            return Vec::new();
+        }
         let mut retired = Vec::new();
         for (i, slot) in p.slots.iter_mut().enumerate() {
-            if slot.as_ref().is_some_and(|s| s.memory >= SPENT_BYTES) && !busy.contains(&i) {
+            if slot.as_ref().is_some_and(|s| s.memory >= SPENT_BYTES) {
                 if let Some(s) = slot.take() {
                     s.worker.terminate();
                     retired.push(i);
@@ -200,14 +203,14 @@ pub(super) fn retire_spent() {
     .forget();
 }
 
+/// How long after a job the workers ended for their memory start again (the page meanwhile shows
+/// the job's answer).
+const RESTART_MS: u32 = 1_000;
+
 thread_local! {
     /// Workers ended for their memory so far.
     static RETIRED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
-
-/// How long after a job the workers ended for their memory start again (the page meanwhile shows
-/// the job's answer).
-const RESTART_MS: u32 = 1_000;
 
 /// A worker died (script failed to load, out of memory, a trap): its job fails, the slot is
 /// dropped and started again for the next job.
