@@ -23,6 +23,14 @@ timed() { local t0=$SECONDS; "$@"; echo "   ($(( SECONDS - t0 )) s)"; }
 # (docs/decisions/0044-lints-while-building.md). Dependencies are never linted (cargo caps them).
 export RUSTC_WORKSPACE_WRAPPER="$(command -v clippy-driver)" CLIPPY_ARGS="-Dwarnings"
 
+# The builds below need several GB in target/: say so in plain words rather than let the linker die
+# of "No space left on device" halfway through.
+free_gb=$(df -Pk . | awk 'NR==2 {print int($4 / 1048576)}')
+if [ "$free_gb" -lt 6 ]; then
+  echo "scripts/test.sh: only $free_gb GB free on this disk; the builds need about 6 GB (target/)." >&2
+  exit 1
+fi
+
 tier "1/3 format, lints, host tests"
 timed cargo fmt --check
 timed cargo test --locked
