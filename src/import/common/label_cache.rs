@@ -5,7 +5,9 @@
 
 use std::hash::Hasher;
 
-const SLOTS: usize = 256;
+/// Slots, by the hash's low bits: with 256, about five pairs of a run's 50 labels shared a slot and
+/// took turns missing (7 % of lookups went to the map); with 2,048, under one pair does.
+const SLOTS: usize = 2048;
 
 /// Slots of (hash, label id + 1; 0 = empty) and the raw bytes of the labels it has seen by id.
 #[derive(Debug, Clone, Default)]
@@ -22,19 +24,22 @@ pub fn hash(raw: &[u8]) -> u64 {
     h.finish()
 }
 
-/// Whether `a` and `b` hold the same bytes, compared a word at a time.
+/// Whether `a` and `b` hold the same bytes, compared a word at a time; the last word overlaps
+/// the one before it rather than copying a remainder (a copy of a variable length is a call to
+/// `memcpy`, once per sample).
 #[inline]
 pub fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
+    let len = a.len();
+    if len != b.len() {
         return false;
     }
-    let word = |s: &[u8]| {
-        let mut w = [0u8; 8];
-        w[..s.len()].copy_from_slice(s);
-        u64::from_le_bytes(w)
-    };
-    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    (&mut ca).zip(&mut cb).all(|(x, y)| word(x) == word(y)) && word(ca.remainder()) == word(cb.remainder())
+    if len < 8 {
+        return a == b;
+    }
+    let word = |w: &[u8]| u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+    // Whole words, then the last eight bytes (overlapping the last whole word, or equal to it).
+    a.chunks_exact(8).zip(b.chunks_exact(8)).all(|(x, y)| word(x) == word(y))
+        && word(&a[len - 8..]) == word(&b[len - 8..])
 }
 
 impl LabelCache {
