@@ -15,14 +15,16 @@
 // dropped; the clock starts when the page hands the download to the first ingest worker (its
 // `fetch` message, or the worker's `ready` if that comes later: a drop's workers are warm), so the
 // time is the download and the import, as a drop's is the import. `nav_s` is the time since the
-// page's navigation, for reference. The page's Workers are wrapped to see those two moments.
+// page's navigation, for reference. The page's Workers are wrapped to see those two moments, and
+// in both modes to log when each worker said what (`messages`: seconds from the drop, worker, kind;
+// e.g. when the import worker's `done` and the writer's `written` came, beside the busy bar's times).
 (() => {
   const h = new URLSearchParams(location.hash.slice(1));
   const run = h.get('run');
   if (!run) return;
   const srcMode = h.get('mode') === 'src';
   const seen = {fetch: null, ready: new Map(), workers: 0, log: []};
-  if (srcMode) {
+  {
     const Base = window.Worker;
     window.Worker = class extends Base {
       constructor(...args) {
@@ -193,6 +195,7 @@
       await whenDom(() => document.querySelector('.chart .main-svg'), 10000).catch(() => null);
       watch.disconnect();
       result.busy = busy;
+      result.messages = seen.log.map((e) => [+(e[0] - t0 / 1000).toFixed(3), ...e.slice(1, 3)]);
       result.chart_at_table = {plotly_loaded: !!window.Plotly, drawn: !!document.querySelector('.chart .main-svg')};
       const during = longtasks.filter((e) => e.start + e.duration >= t0 && e.start <= t1);
       result.longtask_list = during.map((e) => [+((e.start - t0) / 1000).toFixed(3), +e.duration.toFixed(1)]);

@@ -23,6 +23,7 @@ pub mod timeline_sum;
 mod types;
 mod validate;
 mod warnings;
+pub(crate) mod words;
 
 pub use borrowed::BundleRef;
 pub use bytesize::{parse_human_size, ByteSize};

@@ -83,6 +83,7 @@ pub struct TransactionTimeline {
     pub relative_error: Option<f64>,
     /// Per bucket, the distribution as `[value index, count, value index, count, …]`, value
     /// indices ascending; empty lists for buckets without timed samples.
+    #[borsh(serialize_with = "super::words::write_lists", deserialize_with = "super::words::read_lists")]
     pub cells: Vec<Vec<u64>>,
 }
 

@@ -26,9 +26,17 @@ pub struct Seconds {
     /// The epoch second packed offsets count from (the first sample's).
     pub(super) base: i64,
     /// Per sample: second − base (high 32 bits, signed), `FAILED`, elapsed ms or `NO_VALUE`.
+    #[borsh(
+        serialize_with = "crate::bundle::words::write_words",
+        deserialize_with = "crate::bundle::words::read_words"
+    )]
     pub(super) packed: Vec<u64>,
     /// Earlier samples compacted: (packed sample, how many), ascending, each sample once. Memory
     /// so grows with the distinct (second, failure, value) triples, not with the samples.
+    #[borsh(
+        serialize_with = "crate::bundle::words::write_pairs",
+        deserialize_with = "crate::bundle::words::read_pairs"
+    )]
     pub(super) runs: Vec<(u64, u64)>,
     pub(super) wide: Vec<Wide>,
     /// Earliest and latest start, epoch ms (`i64::MAX`, `i64::MIN` before any).

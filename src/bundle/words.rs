@@ -1,0 +1,146 @@
+//! borsh's own bytes for lists of 64-bit words and of pairs of them (a `u32` count, then each
+//! word little-endian), written and read a block at a time. borsh's `Vec<u64>` goes through its reader one word at a
+//! time (about 9 ns a word natively), and the big lists travel several times: a 1M-row run's
+//! timeline cells are about 690,000 words, encoded by the ingest worker, decoded and encoded again
+//! by the page, and decoded by the writer and the page once more; a range's samples (8 bytes each)
+//! go from one ingest worker to another. The bytes are the same as borsh's, so either side may be
+//! either (tests below).
+
+use borsh::io::{Error, ErrorKind, Read, Write};
+
+/// Words per write or read.
+const BLOCK: usize = 512;
+
+/// `serialize_with` for a `Vec<u64>`: what borsh writes for it.
+pub(crate) fn write_words<W: Write>(words: &[u64], w: &mut W) -> Result<(), Error> {
+    let len = u32::try_from(words.len()).map_err(|_| Error::new(ErrorKind::InvalidData, "a list longer than 2^32"))?;
+    w.write_all(&len.to_le_bytes())?;
+    let mut buf = [0u8; BLOCK * 8];
+    for chunk in words.chunks(BLOCK) {
+        for (b, x) in buf.chunks_exact_mut(8).zip(chunk) {
+            b.copy_from_slice(&x.to_le_bytes());
+        }
+        w.write_all(&buf[..chunk.len() * 8])?;
+    }
+    Ok(())
+}
+
+/// `deserialize_with` for a `Vec<u64>`: what borsh reads for it. A damaged count gets no more room
+/// than the words that actually come (the list grows a block at a time) and fails where the
+/// data ends.
+pub(crate) fn read_words<R: Read>(r: &mut R) -> Result<Vec<u64>, Error> {
+    let mut len = [0u8; 4];
+    r.read_exact(&mut len)?;
+    let mut left = u32::from_le_bytes(len) as usize;
+    let mut out = Vec::with_capacity(left.min(BLOCK * 64));
+    let mut buf = [0u8; BLOCK * 8];
+    while left > 0 {
+        let n = left.min(BLOCK);
+        r.read_exact(&mut buf[..n * 8])?;
+        out.extend(
+            buf[..n * 8].chunks_exact(8).map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])),
+        );
+        left -= n;
+    }
+    Ok(out)
+}
+
+/// `serialize_with` for a `Vec<(u64, u64)>`: what borsh writes for it (each pair's two words).
+pub(crate) fn write_pairs<W: Write>(pairs: &[(u64, u64)], w: &mut W) -> Result<(), Error> {
+    let len = u32::try_from(pairs.len()).map_err(|_| Error::new(ErrorKind::InvalidData, "a list longer than 2^32"))?;
+    w.write_all(&len.to_le_bytes())?;
+    let mut buf = [0u8; BLOCK * 8];
+    for chunk in pairs.chunks(BLOCK / 2) {
+        for (b, (x, y)) in buf.chunks_exact_mut(16).zip(chunk) {
+            b[..8].copy_from_slice(&x.to_le_bytes());
+            b[8..].copy_from_slice(&y.to_le_bytes());
+        }
+        w.write_all(&buf[..chunk.len() * 16])?;
+    }
+    Ok(())
+}
+
+/// `deserialize_with` for a `Vec<(u64, u64)>`, as `read_words`.
+pub(crate) fn read_pairs<R: Read>(r: &mut R) -> Result<Vec<(u64, u64)>, Error> {
+    let mut len = [0u8; 4];
+    r.read_exact(&mut len)?;
+    let mut left = u32::from_le_bytes(len) as usize;
+    let mut out = Vec::with_capacity(left.min(BLOCK * 32));
+    let mut buf = [0u8; BLOCK * 8];
+    let word = |b: &[u8]| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+    while left > 0 {
+        let n = left.min(BLOCK / 2);
+        r.read_exact(&mut buf[..n * 16])?;
+        out.extend(buf[..n * 16].chunks_exact(16).map(|b| (word(&b[..8]), word(&b[8..]))));
+        left -= n;
+    }
+    Ok(out)
+}
+
+/// `serialize_with` for a `Vec<Vec<u64>>` (a timeline's cells per bucket).
+pub(crate) fn write_lists<W: Write>(lists: &[Vec<u64>], w: &mut W) -> Result<(), Error> {
+    let len = u32::try_from(lists.len()).map_err(|_| Error::new(ErrorKind::InvalidData, "a list longer than 2^32"))?;
+    w.write_all(&len.to_le_bytes())?;
+    lists.iter().try_for_each(|l| write_words(l, w))
+}
+
+/// `deserialize_with` for a `Vec<Vec<u64>>`.
+pub(crate) fn read_lists<R: Read>(r: &mut R) -> Result<Vec<Vec<u64>>, Error> {
+    let mut len = [0u8; 4];
+    r.read_exact(&mut len)?;
+    let len = u32::from_le_bytes(len) as usize;
+    let mut out = Vec::with_capacity(len.min(4096));
+    for _ in 0..len {
+        out.push(read_words(r)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lists() -> Vec<Vec<u64>> {
+        let long: Vec<u64> = (0..3 * BLOCK as u64 + 7).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        vec![vec![], vec![0, u64::MAX, 1 << 63], long, (0..BLOCK as u64).collect()]
+    }
+
+    #[test]
+    fn the_bytes_are_borshs_own_both_ways() {
+        for l in lists() {
+            let mut mine = Vec::new();
+            write_words(&l, &mut mine).unwrap();
+            assert_eq!(mine, borsh::to_vec(&l).unwrap(), "{} words", l.len());
+            assert_eq!(read_words(&mut mine.as_slice()).unwrap(), l);
+        }
+        let all = lists();
+        let mut mine = Vec::new();
+        write_lists(&all, &mut mine).unwrap();
+        assert_eq!(mine, borsh::to_vec(&all).unwrap());
+        let mut rest = mine.as_slice();
+        assert_eq!(read_lists(&mut rest).unwrap(), all);
+        assert!(rest.is_empty(), "every byte read");
+        for n in [0, 1, BLOCK / 2, BLOCK + 3] {
+            let pairs: Vec<(u64, u64)> = (0..n as u64).map(|i| (i << 40 | 7, u64::MAX - i)).collect();
+            let mut mine = Vec::new();
+            write_pairs(&pairs, &mut mine).unwrap();
+            assert_eq!(mine, borsh::to_vec(&pairs).unwrap(), "{n} pairs");
+            assert_eq!(read_pairs(&mut mine.as_slice()).unwrap(), pairs);
+        }
+    }
+
+    #[test]
+    fn short_or_damaged_input_is_an_error_not_a_huge_allocation() {
+        let mut bytes = borsh::to_vec(&lists()[2]).unwrap();
+        for cut in [0, 3, 4, 11, bytes.len() - 1] {
+            assert!(read_words(&mut &bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        // A count of 4 billion words with 16 bytes behind it.
+        bytes.truncate(20);
+        bytes[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(read_words(&mut bytes.as_slice()).is_err());
+        assert!(read_lists(&mut &u32::MAX.to_le_bytes()[..]).is_err());
+        assert!(read_pairs(&mut bytes.as_slice()).is_err());
+        assert!(read_pairs(&mut &borsh::to_vec(&vec![(1u64, 2u64)]).unwrap()[..19]).is_err());
+    }
+}
