@@ -86,14 +86,9 @@ fn put(out: &mut Vec<u8>, part: &[u8]) {
 pub fn encode_request(request: &RequestRef) -> Vec<u8> {
     // Writing to a `Vec` fails only on NaN, which no bundle on the page holds (the worker's
     // answers follow JSON's rule, `finite`); the worker would then say it cannot read the request.
-    // Written in place after room for its length (not made apart and copied: a run's timeline
-    // makes it megabytes).
-    let mut out = vec![0u8; 4];
-    if borsh::to_writer(&mut out, request).is_err() {
-        out.truncate(4);
-    }
-    let len = u32_of(out.len() - 4).to_le_bytes();
-    out[..4].copy_from_slice(&len);
+    let head = borsh::to_vec(request).unwrap_or_default();
+    let mut out = Vec::with_capacity(4 + head.len());
+    put(&mut out, &head);
     let mut txs = Vec::new();
     for run in request.runs() {
         txs.clear();
