@@ -1,10 +1,10 @@
 //! borsh's own bytes for lists of 64-bit words and of pairs of them (a `u32` count, then each
-//! word little-endian), written and read a block at a time. borsh's `Vec<u64>` goes through its reader one word at a
-//! time (about 9 ns a word natively), and the big lists travel several times: a 1M-row run's
-//! timeline cells are about 690,000 words, encoded by the ingest worker, decoded and encoded again
-//! by the page, and decoded by the writer and the page once more; a range's samples (8 bytes each)
-//! go from one ingest worker to another. The bytes are the same as borsh's, so either side may be
-//! either (tests below).
+//! word little-endian), written and read a block at a time. borsh's `Vec<u64>` goes through its
+//! reader one word at a time (about 9 ns a word natively), and the big lists travel several
+//! times: a 1M-row run's timeline cells are about 690,000 words, encoded by the ingest worker,
+//! decoded and encoded again by the page, and decoded by the writer and the page once more; a
+//! range's samples (8 bytes each) go from one ingest worker to another. The bytes are the same as
+//! borsh's, so either side may be either (tests below).
 
 use borsh::io::{Error, ErrorKind, Read, Write};
 
