@@ -8,73 +8,70 @@
 
 use borsh::io::{Error, ErrorKind, Read, Write};
 
-/// Words per write or read.
-const BLOCK: usize = 512;
+/// Bytes per write or read.
+const BLOCK: usize = 4096;
 
-/// `serialize_with` for a `Vec<u64>`: what borsh writes for it.
-pub(crate) fn write_words<W: Write>(words: &[u64], w: &mut W) -> Result<(), Error> {
-    let len = u32::try_from(words.len()).map_err(|_| Error::new(ErrorKind::InvalidData, "a list longer than 2^32"))?;
+/// A word from its eight little-endian bytes.
+#[inline(always)]
+fn word(b: &[u8]) -> u64 {
+    u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+}
+
+/// A `u32` count, then each item's `size` bytes as `put` writes them, a block at a time.
+#[inline(always)]
+fn write_items<W: Write, T>(items: &[T], size: usize, put: impl Fn(&T, &mut [u8]), w: &mut W) -> Result<(), Error> {
+    let len = u32::try_from(items.len()).map_err(|_| Error::new(ErrorKind::InvalidData, "a list longer than 2^32"))?;
     w.write_all(&len.to_le_bytes())?;
-    let mut buf = [0u8; BLOCK * 8];
-    for chunk in words.chunks(BLOCK) {
-        for (b, x) in buf.chunks_exact_mut(8).zip(chunk) {
-            b.copy_from_slice(&x.to_le_bytes());
+    let mut buf = [0u8; BLOCK];
+    for chunk in items.chunks(BLOCK / size) {
+        for (b, x) in buf.chunks_exact_mut(size).zip(chunk) {
+            put(x, b);
         }
-        w.write_all(&buf[..chunk.len() * 8])?;
+        w.write_all(&buf[..chunk.len() * size])?;
     }
     Ok(())
 }
 
-/// `deserialize_with` for a `Vec<u64>`: what borsh reads for it. A damaged count gets no more room
-/// than the words that actually come (the list grows a block at a time) and fails where the
-/// data ends.
-pub(crate) fn read_words<R: Read>(r: &mut R) -> Result<Vec<u64>, Error> {
+/// What `write_items` wrote. A damaged count gets no more room than the items that actually come
+/// (the list grows a block at a time) and fails where the data ends.
+#[inline(always)]
+fn read_items<R: Read, T>(r: &mut R, size: usize, item: impl Fn(&[u8]) -> T) -> Result<Vec<T>, Error> {
     let mut len = [0u8; 4];
     r.read_exact(&mut len)?;
     let mut left = u32::from_le_bytes(len) as usize;
-    let mut out = Vec::with_capacity(left.min(BLOCK * 64));
-    let mut buf = [0u8; BLOCK * 8];
+    let mut out = Vec::with_capacity(left.min(BLOCK * 64 / size));
+    let mut buf = [0u8; BLOCK];
     while left > 0 {
-        let n = left.min(BLOCK);
-        r.read_exact(&mut buf[..n * 8])?;
-        out.extend(
-            buf[..n * 8].chunks_exact(8).map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])),
-        );
+        let n = left.min(BLOCK / size);
+        r.read_exact(&mut buf[..n * size])?;
+        out.extend(buf[..n * size].chunks_exact(size).map(&item));
         left -= n;
     }
     Ok(out)
+}
+
+/// `serialize_with` for a `Vec<u64>`: what borsh writes for it.
+pub(crate) fn write_words<W: Write>(words: &[u64], w: &mut W) -> Result<(), Error> {
+    write_items(words, 8, |x, b| b.copy_from_slice(&x.to_le_bytes()), w)
+}
+
+/// `deserialize_with` for a `Vec<u64>`: what borsh reads for it.
+pub(crate) fn read_words<R: Read>(r: &mut R) -> Result<Vec<u64>, Error> {
+    read_items(r, 8, word)
 }
 
 /// `serialize_with` for a `Vec<(u64, u64)>`: what borsh writes for it (each pair's two words).
 pub(crate) fn write_pairs<W: Write>(pairs: &[(u64, u64)], w: &mut W) -> Result<(), Error> {
-    let len = u32::try_from(pairs.len()).map_err(|_| Error::new(ErrorKind::InvalidData, "a list longer than 2^32"))?;
-    w.write_all(&len.to_le_bytes())?;
-    let mut buf = [0u8; BLOCK * 8];
-    for chunk in pairs.chunks(BLOCK / 2) {
-        for (b, (x, y)) in buf.chunks_exact_mut(16).zip(chunk) {
-            b[..8].copy_from_slice(&x.to_le_bytes());
-            b[8..].copy_from_slice(&y.to_le_bytes());
-        }
-        w.write_all(&buf[..chunk.len() * 16])?;
-    }
-    Ok(())
+    let put = |(x, y): &(u64, u64), b: &mut [u8]| {
+        b[..8].copy_from_slice(&x.to_le_bytes());
+        b[8..].copy_from_slice(&y.to_le_bytes());
+    };
+    write_items(pairs, 16, put, w)
 }
 
-/// `deserialize_with` for a `Vec<(u64, u64)>`, as `read_words`.
+/// `deserialize_with` for a `Vec<(u64, u64)>`.
 pub(crate) fn read_pairs<R: Read>(r: &mut R) -> Result<Vec<(u64, u64)>, Error> {
-    let mut len = [0u8; 4];
-    r.read_exact(&mut len)?;
-    let mut left = u32::from_le_bytes(len) as usize;
-    let mut out = Vec::with_capacity(left.min(BLOCK * 32));
-    let mut buf = [0u8; BLOCK * 8];
-    let word = |b: &[u8]| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-    while left > 0 {
-        let n = left.min(BLOCK / 2);
-        r.read_exact(&mut buf[..n * 16])?;
-        out.extend(buf[..n * 16].chunks_exact(16).map(|b| (word(&b[..8]), word(&b[8..]))));
-        left -= n;
-    }
-    Ok(out)
+    read_items(r, 16, |b| (word(&b[..8]), word(&b[8..])))
 }
 
 /// `serialize_with` for a `Vec<Vec<u64>>` (a timeline's cells per bucket).
@@ -101,8 +98,8 @@ mod tests {
     use super::*;
 
     fn lists() -> Vec<Vec<u64>> {
-        let long: Vec<u64> = (0..3 * BLOCK as u64 + 7).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
-        vec![vec![], vec![0, u64::MAX, 1 << 63], long, (0..BLOCK as u64).collect()]
+        let long: Vec<u64> = (0..3 * (BLOCK / 8) as u64 + 7).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        vec![vec![], vec![0, u64::MAX, 1 << 63], long, (0..(BLOCK / 8) as u64).collect()]
     }
 
     #[test]
@@ -120,7 +117,7 @@ mod tests {
         let mut rest = mine.as_slice();
         assert_eq!(read_lists(&mut rest).unwrap(), all);
         assert!(rest.is_empty(), "every byte read");
-        for n in [0, 1, BLOCK / 2, BLOCK + 3] {
+        for n in [0, 1, BLOCK / 16, BLOCK / 8 + 3] {
             let pairs: Vec<(u64, u64)> = (0..n as u64).map(|i| (i << 40 | 7, u64::MAX - i)).collect();
             let mut mine = Vec::new();
             write_pairs(&pairs, &mut mine).unwrap();
