@@ -114,6 +114,67 @@ async fn file_input_loads_and_a_reload_reopens_local_files() {
     .await;
 }
 
+/// A tool's raw output becomes runs in the import panel; what is remembered for a reload is the
+/// JSON of their bundle, which the writer worker writes with them (`wire::write::Answer::Merged`),
+/// not the raw file.
+#[tokio::test]
+async fn a_dropped_jtl_is_remembered_as_its_runs_and_a_reload_reopens_them() {
+    with_browser(|c| async move {
+        c.goto(&site("")).await.unwrap();
+        wait_text(&c, ".gallery .card", "Reindexing").await;
+        let jtl = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/corpus/jmeter-csv/taurus-tranctl.jtl"
+        ))
+        .unwrap();
+        drop_file(&c, "tranctl.jtl", &jtl).await;
+        wait_text(&c, ".notice", "tranctl.jtl: read as JMeter CSV").await;
+        let runs = "return [...document.querySelectorAll('.run-picker option')].map(o => o.value)";
+        let t0 = Instant::now();
+        while c.execute(runs, vec![]).await.unwrap() == json!([]) {
+            assert!(t0.elapsed() < Duration::from_secs(10), "the JTL's run was not shown within 10 s");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let shown = c.execute(runs, vec![]).await.unwrap();
+        // The record remembered: the runs' bundle (its JSON), not the JTL.
+        let stored = "const done = arguments[0];
+            const r = indexedDB.open('runlens:/runlens/');
+            r.onerror = () => done(null);
+            r.onsuccess = () => {
+              const db = r.result;
+              if (!db.objectStoreNames.contains('files')) { db.close(); return done(null); }
+              const all = db.transaction('files').objectStore('files').getAll();
+              all.onsuccess = () => {
+                db.close();
+                Promise.all(all.result.map((v) => v.blob.text())).then(done, () => done(null));
+              };
+              all.onerror = () => { db.close(); done(null); };
+            };";
+        let t0 = Instant::now();
+        let texts = loop {
+            let v = c.execute_async(stored, vec![]).await.unwrap();
+            if v.as_array().is_some_and(|a| a.len() == 1) {
+                break v;
+            }
+            assert!(t0.elapsed() < Duration::from_secs(10), "the runs were not remembered within 10 s: {v}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        let text = texts[0].as_str().unwrap_or_default();
+        assert!(
+            text.contains("\"format\":\"runlens-bundle\"") && text.contains("Transaction Controller1"),
+            "{text:.300}"
+        );
+        c.refresh().await.unwrap();
+        wait_text(&c, ".notice", "Reopened 1 file").await;
+        let t0 = Instant::now();
+        while c.execute(runs, vec![]).await.unwrap() != shown {
+            assert!(t0.elapsed() < Duration::from_secs(10), "the reload did not reopen the runs {shown}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn a_reload_restores_view_runs_filters_and_theme() {
     with_browser(|c| async move {
