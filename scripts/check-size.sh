@@ -18,7 +18,7 @@ target_first_view=445000
 # when the page shrinks; raise them only for a feature that needs the bytes, and say so in the
 # commit (docs/decisions/ says how to find the bytes).
 ratchet_wasm=${RUNLENS_RATCHET_WASM:-426600}
-ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-445000}
+ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-443600}
 
 one() { # the single file of DIST matching a glob, or fail
   local matches=()

@@ -45,7 +45,9 @@ def sizes(dist, out):
     counts them: index.html, the files it names (the icon among them) and the landing page's
     example list. 1 KB = 1,000 B, as scripts/check-size.sh counts."""
     html = open(os.path.join(dist, "index.html"), encoding="utf-8").read()
-    names = sorted({n for n in re.findall(r'(?:href|src)="(?:/runlens/)?([^"\s:]+)"', html)})
+    # Quoted or not: a release build's index.html is minified (docs/decisions/0063).
+    found = re.findall(r'(?:href|src)=(?:"(?:/runlens/)?([^"\s:]+)"|(?:/runlens/)?(\w[\w./-]*)(?=[\s>]))', html)
+    names = sorted({quoted or bare for quoted, bare in found})
     first = ["index.html"] + names + [n for n in ["examples/index.json"] if os.path.exists(os.path.join(dist, n))]
     wasm = [n for n in first if n.startswith("runlens-") and n.endswith("_bg.wasm")]
     lines = []
