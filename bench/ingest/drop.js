@@ -17,7 +17,8 @@
 // time is the download and the import, as a drop's is the import. `nav_s` is the time since the
 // page's navigation, for reference. The page's Workers are wrapped to see those two moments, and
 // in both modes to log when each worker said what (`messages`: seconds from the drop, worker, kind;
-// e.g. when the import worker's `done` and the writer's `written` came, beside the busy bar's times).
+// e.g. when the import worker's `done` and the writer's `written` came, beside the busy bar's times;
+// and what the page posted to each, as `to:` and its kind, e.g. `to:write` when it asked the writer).
 (() => {
   const h = new URLSearchParams(location.hash.slice(1));
   const run = h.get('run');
@@ -30,6 +31,7 @@
       constructor(...args) {
         super(...args);
         const index = seen.workers++;
+        this.runlensIndex = index;
         this.addEventListener('message', (e) => {
           if (e.data && e.data.type === 'ready' && !seen.ready.has(this)) seen.ready.set(this, performance.now());
           // For diagnosis: when each worker said what (progress: its bytes and records so far).
@@ -46,6 +48,8 @@
       }
       postMessage(m, t) {
         if (m && m.type === 'fetch' && !seen.fetch) seen.fetch = {at: performance.now(), worker: this};
+        // What the page asked of a worker, and when (e.g. the writer's `write`): `to:` and its kind.
+        if (m && m.type) seen.log.push([+(performance.now() / 1000).toFixed(3), this.runlensIndex, 'to:' + m.type]);
         return t === undefined ? super.postMessage(m) : super.postMessage(m, t);
       }
     };
