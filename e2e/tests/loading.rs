@@ -1,7 +1,7 @@
 //! Loading, URLs, embedding and export, end to end.
 
 use crate::harness::{drop_file, env, eval_until, settled_query, site, urlencode, wait_query, wait_text, with_browser};
-use fantoccini::Locator;
+use fantoccini::{Client, Locator};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -54,6 +54,44 @@ async fn dropped_file_then_bad_file_keeps_what_was_loaded() {
     .await;
 }
 
+/// The texts of the files this deployment remembers in IndexedDB, once the page has made its store
+/// (None before: opening the database here would make it without the page's store).
+async fn remembered(c: &Client) -> Option<Vec<String>> {
+    let script = "const done = arguments[0];
+        indexedDB.databases().then((dbs) => {
+          if (!dbs.some((d) => d.name === 'runlens:/runlens/')) return done(null);
+          const r = indexedDB.open('runlens:/runlens/');
+          r.onerror = () => done(null);
+          r.onsuccess = () => {
+            const db = r.result;
+            if (!db.objectStoreNames.contains('files')) { db.close(); return done(null); }
+            const all = db.transaction('files').objectStore('files').getAll();
+            all.onsuccess = () => {
+              db.close();
+              Promise.all(all.result.map((v) => v.blob.text())).then(done, () => done(null));
+            };
+            all.onerror = () => { db.close(); done(null); };
+          };
+        });";
+    serde_json::from_value(c.execute_async(script, vec![]).await.unwrap()).unwrap()
+}
+
+/// Waits until the deployment remembers exactly one file, and gives its text.
+async fn remembered_one(c: &Client) -> String {
+    let t0 = Instant::now();
+    loop {
+        match remembered(c).await {
+            Some(texts) if texts.len() == 1 => return texts.into_iter().next().unwrap_or_default(),
+            other => assert!(
+                t0.elapsed() < Duration::from_secs(10),
+                "one file was not remembered within 10 s: {:?}",
+                other.map(|t| t.len())
+            ),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test]
 async fn file_input_loads_and_a_reload_reopens_local_files() {
     with_browser(|c| async move {
@@ -65,24 +103,7 @@ async fn file_input_loads_and_a_reload_reopens_local_files() {
         wait_text(&c, ".report h1", "mod-search").await;
         // The file is written to IndexedDB as it opens; a reload in the same few milliseconds
         // could come before the write has committed, so the test waits for the record.
-        let stored = "const done = arguments[0];
-            indexedDB.databases().then((dbs) => {
-              if (!dbs.some((d) => d.name === 'runlens:/runlens/')) return done(0);
-              const r = indexedDB.open('runlens:/runlens/');
-              r.onerror = () => done(0);
-              r.onsuccess = () => {
-                const db = r.result;
-                if (!db.objectStoreNames.contains('files')) { db.close(); return done(0); }
-                const n = db.transaction('files').objectStore('files').count();
-                n.onsuccess = () => { db.close(); done(n.result); };
-                n.onerror = () => { db.close(); done(0); };
-              };
-            });";
-        let t0 = Instant::now();
-        while c.execute_async(stored, vec![]).await.unwrap() != json!(1) {
-            assert!(t0.elapsed() < Duration::from_secs(10), "the opened file was not remembered within 10 s");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        assert!(remembered_one(&c).await.contains("mod-search"), "the bundle itself is remembered");
         c.refresh().await.unwrap();
         wait_text(&c, ".notice", "Reopened 1 file").await;
         wait_text(&c, ".report h1", "mod-search").await;
@@ -137,29 +158,7 @@ async fn a_dropped_jtl_is_remembered_as_its_runs_and_a_reload_reopens_them() {
         }
         let shown = c.execute(runs, vec![]).await.unwrap();
         // The record remembered: the runs' bundle (its JSON), not the JTL.
-        let stored = "const done = arguments[0];
-            const r = indexedDB.open('runlens:/runlens/');
-            r.onerror = () => done(null);
-            r.onsuccess = () => {
-              const db = r.result;
-              if (!db.objectStoreNames.contains('files')) { db.close(); return done(null); }
-              const all = db.transaction('files').objectStore('files').getAll();
-              all.onsuccess = () => {
-                db.close();
-                Promise.all(all.result.map((v) => v.blob.text())).then(done, () => done(null));
-              };
-              all.onerror = () => { db.close(); done(null); };
-            };";
-        let t0 = Instant::now();
-        let texts = loop {
-            let v = c.execute_async(stored, vec![]).await.unwrap();
-            if v.as_array().is_some_and(|a| a.len() == 1) {
-                break v;
-            }
-            assert!(t0.elapsed() < Duration::from_secs(10), "the runs were not remembered within 10 s: {v}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        };
-        let text = texts[0].as_str().unwrap_or_default();
+        let text = remembered_one(&c).await;
         assert!(
             text.contains("\"format\":\"runlens-bundle\"") && text.contains("Transaction Controller1"),
             "{text:.300}"
