@@ -17,11 +17,25 @@ fn word(b: &[u8]) -> u64 {
     u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
 }
 
+/// A list's `u32` count, as borsh writes it.
+#[inline(always)]
+fn write_count<W: Write>(n: usize, w: &mut W) -> Result<(), Error> {
+    let n = u32::try_from(n).map_err(|_| Error::new(ErrorKind::InvalidData, "a list longer than 2^32"))?;
+    w.write_all(&n.to_le_bytes())
+}
+
+/// What `write_count` wrote.
+#[inline(always)]
+fn read_count<R: Read>(r: &mut R) -> Result<usize, Error> {
+    let mut n = [0u8; 4];
+    r.read_exact(&mut n)?;
+    Ok(u32::from_le_bytes(n) as usize)
+}
+
 /// A `u32` count, then each item's `size` bytes as `put` writes them, a block at a time.
 #[inline(always)]
 fn write_items<W: Write, T>(items: &[T], size: usize, put: impl Fn(&T, &mut [u8]), w: &mut W) -> Result<(), Error> {
-    let len = u32::try_from(items.len()).map_err(|_| Error::new(ErrorKind::InvalidData, "a list longer than 2^32"))?;
-    w.write_all(&len.to_le_bytes())?;
+    write_count(items.len(), w)?;
     let mut buf = [0u8; BLOCK];
     for chunk in items.chunks(BLOCK / size) {
         for (b, x) in buf.chunks_exact_mut(size).zip(chunk) {
@@ -36,9 +50,7 @@ fn write_items<W: Write, T>(items: &[T], size: usize, put: impl Fn(&T, &mut [u8]
 /// (the list grows a block at a time) and fails where the data ends.
 #[inline(always)]
 fn read_items<R: Read, T>(r: &mut R, size: usize, item: impl Fn(&[u8]) -> T) -> Result<Vec<T>, Error> {
-    let mut len = [0u8; 4];
-    r.read_exact(&mut len)?;
-    let mut left = u32::from_le_bytes(len) as usize;
+    let mut left = read_count(r)?;
     let mut out = Vec::with_capacity(left.min(BLOCK * 64 / size));
     let mut buf = [0u8; BLOCK];
     while left > 0 {
@@ -76,16 +88,13 @@ pub(crate) fn read_pairs<R: Read>(r: &mut R) -> Result<Vec<(u64, u64)>, Error> {
 
 /// `serialize_with` for a `Vec<Vec<u64>>` (a timeline's cells per bucket).
 pub(crate) fn write_lists<W: Write>(lists: &[Vec<u64>], w: &mut W) -> Result<(), Error> {
-    let len = u32::try_from(lists.len()).map_err(|_| Error::new(ErrorKind::InvalidData, "a list longer than 2^32"))?;
-    w.write_all(&len.to_le_bytes())?;
+    write_count(lists.len(), w)?;
     lists.iter().try_for_each(|l| write_words(l, w))
 }
 
 /// `deserialize_with` for a `Vec<Vec<u64>>`.
 pub(crate) fn read_lists<R: Read>(r: &mut R) -> Result<Vec<Vec<u64>>, Error> {
-    let mut len = [0u8; 4];
-    r.read_exact(&mut len)?;
-    let len = u32::from_le_bytes(len) as usize;
+    let len = read_count(r)?;
     let mut out = Vec::with_capacity(len.min(4096));
     for _ in 0..len {
         out.push(read_words(r)?);
