@@ -216,7 +216,11 @@
       result.shown_csv = await shownCsv();
       // Untimed: what the tab still holds once the drop settled (the writer has made the JSON the
       // page keeps, and workers that grew large were ended), read by the runner as 'kept_mb'.
+      // Garbage is collected first (the browser runs with --expose-gc, tools.py): left to V8's
+      // timing, byte arrays already dropped moved the figure by about 10 MB either way
+      // (docs/decisions/0052-timeline-buckets.md, sixth round).
       await sleep(KEEP_AFTER_MS);
+      if (window.gc) { window.gc(); await sleep(200); }
       await post('/mark', {run, phase: 'settled'});
       // The workers' memory as they said it, and how many were ended for it (ui::ingest::pool).
       if (window.runlensWorkers) result.workers = {...window.runlensWorkers};

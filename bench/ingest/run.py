@@ -135,7 +135,7 @@ def summary(rows, tool_list, rounds):
             mem += f"; +{statistics.median(extra):.0f} during the ingest"
         kept = [r["kept_mb"] for r in ok if r.get("kept_mb") is not None]
         if t.kind == "runlens" and kept:
-            mem += f", +{statistics.median(kept):.0f} kept 5 s after"
+            mem += f", +{statistics.median(kept):.0f} kept 5 s after, garbage collected"
         tasks = [r["longtask_max_ms"] for r in ok if r.get("longtask_max_ms") is not None]
         exact = "✓" if len(ok) == len(rs) and all(r.get("mismatches") == [] for r in ok) else "✗"
         if t.kind == "floor":

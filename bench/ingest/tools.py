@@ -20,8 +20,9 @@ import machine
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHROMIUM = os.environ.get("CHROME", "/usr/bin/chromium")
-# The research harness' flags (no unrelated work, no reaching out) and the project's (TOOLCHAIN.md).
-CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+# The research harness' flags (no unrelated work, no reaching out) and the project's (TOOLCHAIN.md);
+# `--expose-gc` lets drop.js collect garbage before it reads what the tab kept (`kept_mb`).
+CHROME_FLAGS = ["--js-flags=--expose-gc", "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--enable-precise-memory-info",
                 "--disable-dev-shm-usage", "--window-size=1280,900"]
