@@ -5,7 +5,6 @@
 
 use runlens::bundle::{load_bundle_str, to_json, Bundle, Timeline};
 use runlens::import::import_bytes;
-use std::path::Path;
 
 /// Every float of a timeline as bits, so that 0.0 and −0.0 or a last-bit change differ.
 fn float_bits(t: &Timeline) -> Vec<u64> {
@@ -42,22 +41,16 @@ fn round_trip(name: &str, bundle: &Bundle) -> (usize, usize) {
 
 #[test]
 fn corpus_timelines_read_back_as_imported() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let folders = ["gatling", "jmeter-csv", "jmeter-xml", "k6", "locust"];
     let (mut stepped, mut all, mut files) = (0, 0, 0);
-    for dir in [root.join("tests/corpus"), root.join("../shared/corpus")].iter().filter(|d| d.is_dir()) {
-        let paths = folders.iter().flat_map(|f| std::fs::read_dir(dir.join(f)).unwrap()).map(|e| e.unwrap().path());
-        for path in paths {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let Ok(imp) = import_bytes(&name, &std::fs::read(&path).unwrap()) else { continue };
-            if imp.bundle.runs.iter().all(|r| r.timeline.is_none()) {
-                continue;
-            }
-            let (s, a) = round_trip(&name, &imp.bundle);
-            stepped += s;
-            all += a;
-            files += 1;
+    for (name, path) in support::corpus::files(&["gatling", "jmeter-csv", "jmeter-xml", "k6", "locust"]) {
+        let Ok(imp) = import_bytes(&name, &std::fs::read(&path).unwrap()) else { continue };
+        if imp.bundle.runs.iter().all(|r| r.timeline.is_none()) {
+            continue;
         }
+        let (s, a) = round_trip(&name, &imp.bundle);
+        stepped += s;
+        all += a;
+        files += 1;
     }
     assert!(files >= 5, "{files} corpus files with timelines");
     // Locust's history has no cells; the others are written in steps.

@@ -201,43 +201,35 @@ fn ranges_give_the_one_pass_timeline() {
 /// summaries give none.
 #[test]
 fn corpus_files_give_well_formed_timelines() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let folders = ["gatling", "jmeter-csv", "jmeter-xml", "jmeter-statistics-json", "k6", "locust"];
     let mut seen: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for dir in [root.join("tests/corpus"), root.join("../shared/corpus")].iter().filter(|d| d.is_dir()) {
-        let mut paths: Vec<_> =
-            folders.iter().flat_map(|f| std::fs::read_dir(dir.join(f)).unwrap()).map(|e| e.unwrap().path()).collect();
-        paths.sort();
-        for path in paths {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let Ok(imp) = import_bytes(&name, &std::fs::read(&path).unwrap()) else { continue };
-            let slug = imp.format.slug();
-            let raw =
-                ["jmeter-csv", "jmeter-xml", "gatling-log", "k6-json", "k6-csv", "locust-history"].contains(&slug);
-            for run in &imp.bundle.runs {
-                let Some(tl) = &run.timeline else {
-                    // Only a file without start times has no timeline among raw formats.
-                    assert!(!raw || run.start.is_none(), "{name} ({slug}) has no timeline");
+    for (name, path) in support::corpus::files(&folders) {
+        let Ok(imp) = import_bytes(&name, &std::fs::read(&path).unwrap()) else { continue };
+        let slug = imp.format.slug();
+        let raw = ["jmeter-csv", "jmeter-xml", "gatling-log", "k6-json", "k6-csv", "locust-history"].contains(&slug);
+        for run in &imp.bundle.runs {
+            let Some(tl) = &run.timeline else {
+                // Only a file without start times has no timeline among raw formats.
+                assert!(!raw || run.start.is_none(), "{name} ({slug}) has no timeline");
+                continue;
+            };
+            assert!(raw, "{name} ({slug}) is a summary with a timeline");
+            assert!(tl.is_well_formed(), "{name}");
+            *seen.entry(slug).or_default() += 1;
+            for t in &tl.transactions {
+                let Some(txn) = run.transactions.iter().find(|x| x.name == t.name) else {
+                    assert_eq!(slug, "locust-history", "{name}: {}", t.name);
                     continue;
                 };
-                assert!(raw, "{name} ({slug}) is a summary with a timeline");
-                assert!(tl.is_well_formed(), "{name}");
-                *seen.entry(slug).or_default() += 1;
-                for t in &tl.transactions {
-                    let Some(txn) = run.transactions.iter().find(|x| x.name == t.name) else {
-                        assert_eq!(slug, "locust-history", "{name}: {}", t.name);
-                        continue;
-                    };
-                    let sum = t.samples.iter().sum::<u64>();
-                    assert_eq!(sum, txn.samples.unwrap_or(0), "{name} {}", t.name);
-                    if slug != "locust-history" {
-                        assert_eq!(
-                            t.cells.iter().map(|c| c.chunks(2).map(|p| p[1]).sum::<u64>()).sum::<u64>(),
-                            txn.histogram.as_ref().map_or(0, |h| h.counts.iter().sum()),
-                            "{name} {}",
-                            t.name
-                        );
-                    }
+                let sum = t.samples.iter().sum::<u64>();
+                assert_eq!(sum, txn.samples.unwrap_or(0), "{name} {}", t.name);
+                if slug != "locust-history" {
+                    assert_eq!(
+                        t.cells.iter().map(|c| c.chunks(2).map(|p| p[1]).sum::<u64>()).sum::<u64>(),
+                        txn.histogram.as_ref().map_or(0, |h| h.counts.iter().sum()),
+                        "{name} {}",
+                        t.name
+                    );
                 }
             }
         }
