@@ -17,8 +17,8 @@ target_first_view=445000
 # when it was last lowered, rounded up by less than 2 %, and never above the budget. Lower these
 # when the page shrinks; raise them only for a feature that needs the bytes, and say so in the
 # commit (docs/decisions/ says how to find the bytes).
-ratchet_wasm=${RUNLENS_RATCHET_WASM:-426600}
-ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-443600}
+ratchet_wasm=${RUNLENS_RATCHET_WASM:-426800}
+ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-443800}
 
 one() { # the single file of DIST matching a glob, or fail
   local matches=()
