@@ -84,11 +84,12 @@ fn put(out: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
     out[at..at + 4].copy_from_slice(&len);
 }
 
-/// About how many bytes a request takes, rather more than less: its runs' timelines' words
-/// (8 bytes each, and an eighth more for the rest of the run). The request is written into one
-/// buffer of that size, which then never grows: a 1M-row run's is 6 MB, and writing it into a
-/// buffer grown by doubling, then copying it, cost the page about 8 ms of a drop and left its
-/// wasm memory 14 MB larger (decision 0052, sixth round).
+/// About how many bytes a request takes, rather more than less: its runs' timelines' words (per
+/// bucket its samples, errors, sum and cell count, its values, and its cells), 8 bytes each, and
+/// an eighth more for the rest of the runs, which is small beside them. The request is written
+/// into one buffer of that size, which then never grows: a 1M-row run's is 6 MB, and writing it
+/// into a buffer grown by doubling, then copying it, cost the page about 8 ms of a drop and left
+/// its wasm memory 14 MB larger (decision 0052, sixth round).
 pub fn capacity_for(request: &RequestRef) -> usize {
     let words = request
         .runs()
