@@ -150,13 +150,8 @@ async fn a_dropped_jtl_is_remembered_as_its_runs_and_a_reload_reopens_them() {
         .unwrap();
         drop_file(&c, "tranctl.jtl", &jtl).await;
         wait_text(&c, ".notice", "tranctl.jtl: read as JMeter CSV").await;
-        let runs = "return [...document.querySelectorAll('.run-picker option')].map(o => o.value)";
-        let t0 = Instant::now();
-        while c.execute(runs, vec![]).await.unwrap() == json!([]) {
-            assert!(t0.elapsed() < Duration::from_secs(10), "the JTL's run was not shown within 10 s");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        let shown = c.execute(runs, vec![]).await.unwrap();
+        let runs = "const r = [...document.querySelectorAll('.run-picker option')].map(o => o.value);";
+        let shown = eval_until(&c, &format!("{runs} return r.length ? r : null")).await;
         // The record remembered: the runs' bundle (its JSON), not the JTL.
         let text = remembered_one(&c).await;
         assert!(
@@ -165,11 +160,7 @@ async fn a_dropped_jtl_is_remembered_as_its_runs_and_a_reload_reopens_them() {
         );
         c.refresh().await.unwrap();
         wait_text(&c, ".notice", "Reopened 1 file").await;
-        let t0 = Instant::now();
-        while c.execute(runs, vec![]).await.unwrap() != shown {
-            assert!(t0.elapsed() < Duration::from_secs(10), "the reload did not reopen the runs {shown}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        eval_until(&c, &format!("{runs} return JSON.stringify(r) === JSON.stringify({shown}) || null")).await;
     })
     .await;
 }
