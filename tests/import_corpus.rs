@@ -13,19 +13,8 @@ use runlens::import::{detect, detect_by_content, detect_by_name, import_bytes, F
 use std::path::{Path, PathBuf};
 use support::snapshot;
 
-/// Folders whose files are covered (each format's importer adds its folder).
-const FOLDERS: &[&str] = &[
-    "cloudwatch",
-    "folio",
-    "gatling",
-    "jmeter-aggregate-history",
-    "jmeter-csv",
-    "jmeter-statistics-json",
-    "jmeter-xml",
-    "k6",
-    "locust",
-    "opensearch-cat-indices",
-];
+/// Folders whose files are covered (each format's importer adds its folder to the support crate's list).
+const FOLDERS: &[&str] = ::support::corpus::FOLDERS;
 
 fn files() -> Vec<PathBuf> {
     snapshot::files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"), Some(FOLDERS))

@@ -267,5 +267,8 @@ pub fn parse_dimension(text: &str) -> Option<(String, String)> {
     (!k.is_empty() && !v.is_empty()).then(|| (k.to_string(), v.to_string()))
 }
 
+mod unmerged;
+pub use unmerged::unmerged;
+
 #[cfg(test)]
 mod tests;

@@ -34,7 +34,8 @@ pub enum Written {
     /// `{json}`: each bundle as UTF-8 JSON text.
     Json(Vec<Uint8Array>),
     /// `{data, runs, json}`: the merged bundle in pieces, as an import's answer (`wire::Pieces`),
-    /// and its JSON (an array of one text).
+    /// and its JSON (an array of one text). `data` is empty, and `runs` too, when the bundle is
+    /// the one the page already shows (`wire::write::Answer::Shown`).
     Merged { data: Uint8Array, runs: Vec<Uint8Array>, json: Vec<Uint8Array> },
     /// `{fragment}`: the fragment of a link that carries the bundle.
     Fragment(String),

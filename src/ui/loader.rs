@@ -53,15 +53,32 @@ thread_local! {
 /// Makes the workspace's imported runs again from the import panel's session (in the writer
 /// worker, `ui::writer`), and remembers them (as one bundle: the grouping and names survive a
 /// reload). `renamed`: a run id the edit changed, which the link (baseline, candidates) follows.
-/// Edits in quick succession are made in order, and only the last one's runs are shown.
+/// Edits in quick succession are made in order, and only the last one's runs are shown. When no
+/// run merges files, the runs are shown at once (`Session::unmerged`), and the writer is asked
+/// once they are painted: it answers with the JSON alone when they are what it made.
 pub fn sync_session(state: AppState, renamed: Option<(String, String)>) {
     let generation = SESSION_MADE.with(|g| g.get().wrapping_add(1));
     SESSION_MADE.with(|g| g.set(generation));
     RENAMED.with(|r| r.borrow_mut().extend(renamed.filter(|(a, b)| a != b)));
-    let request = state.session.with_untracked(|s| {
-        (!s.is_empty()).then(|| super::writer::request(&RequestRef::Merge { groups: s.groups_ref(), title: IMPORTED }))
-    });
+    let shown = state.session.with_untracked(|s| s.unmerged());
+    let early = shown.is_some();
+    if let Some(bundle) = shown {
+        state.workspace.update(|w| {
+            w.set_source(IMPORTED, Some(bundle), vec![]);
+        });
+        follow_renames(state);
+    }
     leptos::task::spawn_local(async move {
+        if early {
+            super::browser::after_paint().await;
+        }
+        if SESSION_MADE.with(|g| g.get()) != generation {
+            return;
+        }
+        let request = state.session.with_untracked(|s| {
+            (!s.is_empty())
+                .then(|| super::writer::request(&RequestRef::Merge { groups: s.groups_ref(), title: IMPORTED }))
+        });
         let made = match request {
             Some(request) => Some(super::writer::merge(request).await),
             None => None,
@@ -82,21 +99,9 @@ pub fn sync_session(state: AppState, renamed: Option<(String, String)>) {
                 state.notify(NoticeKind::Error, format!("The imported files could not be made into runs: {e}"), vec![])
             }
             Some(Ok((done, json))) => {
-                let warnings: Vec<crate::bundle::Warning> = done.warnings().collect();
-                if !warnings.is_empty() {
-                    state.notify(
-                        NoticeKind::Warning,
-                        format!(
-                            "Joining files into runs gave {}.",
-                            crate::format::count(warnings.len(), "warning", "warnings")
-                        ),
-                        warnings.iter().map(|w| w.to_string()).collect(),
-                    );
+                if let Some(done) = done {
+                    show_made(state, done);
                 }
-                state.workspace.update(|w| {
-                    w.set_source(IMPORTED, Some(done.bundle), warnings);
-                });
-                follow_renames(state);
                 // Remembered after the frame that shows them (a later edit's runs supersede these).
                 super::browser::after_paint().await;
                 if SESSION_MADE.with(|g| g.get()) == generation {
@@ -108,6 +113,22 @@ pub fn sync_session(state: AppState, renamed: Option<(String, String)>) {
             }
         }
     });
+}
+
+/// Shows the imported runs the writer made, with the warnings of merging.
+fn show_made(state: AppState, done: Done) {
+    let warnings: Vec<crate::bundle::Warning> = done.warnings().collect();
+    if !warnings.is_empty() {
+        state.notify(
+            NoticeKind::Warning,
+            format!("Joining files into runs gave {}.", crate::format::count(warnings.len(), "warning", "warnings")),
+            warnings.iter().map(|w| w.to_string()).collect(),
+        );
+    }
+    state.workspace.update(|w| {
+        w.set_source(IMPORTED, Some(done.bundle), warnings);
+    });
+    follow_renames(state);
 }
 
 /// The link's run ids follow the renames whose runs have arrived.

@@ -231,12 +231,16 @@ pub async fn link(request: Vec<u8>) -> Result<String, Result<u64, String>> {
     }
 }
 
-/// The import panel's runs (a `RequestRef::Merge`) as one bundle, with the warnings of merging,
-/// and its compact JSON, to remember for a reload.
-pub async fn merge(request: Vec<u8>) -> Result<(Done, Uint8Array), String> {
+/// The import panel's runs (a `RequestRef::Merge`) as one bundle, with the warnings of merging
+/// (`None`: the bundle is the session's `unmerged` one, which the page shows already), and its
+/// compact JSON, to remember for a reload.
+pub async fn merge(request: Vec<u8>) -> Result<(Option<Done>, Uint8Array), String> {
     let Written::Merged { data, runs, json } = ask(request).await? else { return Err(unexpected("a merged bundle")) };
+    let json = json.into_iter().next().unwrap_or_default();
+    if data.length() == 0 {
+        return Ok((None, json));
+    }
     let runs = runs.iter().map(Uint8Array::to_vec).collect();
     let done = crate::wire::decode_done(&Pieces { head: data.to_vec(), runs })?;
-    let json = json.into_iter().next().unwrap_or_default();
-    Ok((done, json))
+    Ok((Some(done), json))
 }

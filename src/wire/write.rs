@@ -7,6 +7,7 @@
 
 use super::{encode_pieces, Done, Pieces};
 use crate::assemble::group::{self, Group, GroupRef};
+use crate::assemble::session::unmerged;
 use crate::bundle::{self, Bundle, BundleRef, Run};
 use borsh::{BorshDeserialize, BorshSerialize};
 
@@ -39,6 +40,9 @@ pub enum Answer {
     Json(Vec<Vec<u8>>),
     /// The merged bundle and the warnings of merging (`Done::warnings`), and its compact JSON.
     Merged { pieces: Pieces, json: Vec<u8> },
+    /// The compact JSON of a merge whose bundle is the session's `unmerged` one, without warnings:
+    /// the page shows that bundle already, so it is not sent back.
+    Shown { json: Vec<u8> },
     /// `bundle=…` for a link, or `Err` with the size of the gzip JSON when a link cannot carry it.
     Link(Result<String, u64>),
 }
@@ -159,9 +163,15 @@ pub fn respond(request: Request) -> Result<Answer, String> {
             .collect::<Result<_, _>>()
             .map(Answer::Json),
         Request::Merge { groups, title } => {
+            let shown =
+                unmerged(groups.iter().map(|g| (g.run.as_ref(), g.files.iter().map(|f| &f.bundle).collect())), &title);
             let options = group::Options { title: Some(title), baseline: None };
             let (bundle, warnings) = group::bundle_of(None, groups, &options)?;
+            let same = warnings.is_empty() && shown.is_some_and(|s| s == bundle);
             let json = bundle::to_json(&bundle, false)?.into_bytes();
+            if same {
+                return Ok(Answer::Shown { json });
+            }
             let done = Done { format: MERGED.into(), format_title: String::new(), bundle, warnings, records: 0 };
             Ok(Answer::Merged { pieces: encode_pieces(done), json })
         }
@@ -190,8 +200,8 @@ mod tests {
         (file.rsplit('/').next().unwrap_or(file).to_string(), imp)
     }
 
-    /// A session of a JTL and a `_cat/indices` dropped together (one run) and a second JTL (its own
-    /// run), renamed and given a dimension, as the import panel would make it.
+    /// A session of a JTL and a `_cat/indices` put into one run, a second JTL and a Locust file (a
+    /// run each), the first run renamed and given a dimension, as the import panel would make it.
     fn session() -> Session {
         let mut s = Session::default();
         for (batch, file) in [
@@ -203,6 +213,7 @@ mod tests {
             let (name, imp) = imported(file);
             s.add(batch, &name, imp.format.title(), imp.records, imp.bundle);
         }
+        s.move_file(1, Some(0)).unwrap();
         s.rename(0, "Poppy run");
         s.set_dimension(0, "release", "Poppy");
         s
@@ -221,6 +232,28 @@ mod tests {
         assert_eq!(done.bundle, want);
         assert_eq!(done.warnings().collect::<Vec<_>>(), want_warnings);
         assert_eq!(String::from_utf8(json).unwrap(), bundle::to_json(&want, false).unwrap());
+    }
+
+    #[test]
+    fn a_session_the_page_shows_already_comes_back_as_its_json_alone() {
+        let mut s = session();
+        let merged = s.files.iter().position(|f| f.run == 0).unwrap();
+        s.remove_file(merged);
+        s.remove_file(s.files.iter().position(|f| f.run == 0).unwrap());
+        let shown = s.unmerged().expect("no run merges files now");
+        let request =
+            encode_request(&RequestRef::Merge { groups: s.groups_ref(), title: crate::assemble::session::TITLE });
+        let Answer::Shown { json } = answer(&request).unwrap() else { panic!("the runs came back") };
+        assert_eq!(String::from_utf8(json).unwrap(), bundle::to_json(&shown, false).unwrap());
+        // A run the page would show otherwise than the merge makes it (here a duration the merge
+        // takes from the start and end) comes back whole.
+        let run = &mut s.files[0].bundle.runs[0];
+        (run.start, run.end, run.duration_s) =
+            (Some("2024-05-01T10:00:00Z".into()), Some("2024-05-01T10:10:00Z".into()), Some(1.0));
+        let request =
+            encode_request(&RequestRef::Merge { groups: s.groups_ref(), title: crate::assemble::session::TITLE });
+        let Answer::Merged { pieces, .. } = answer(&request).unwrap() else { panic!("the runs did not come back") };
+        assert_eq!(crate::wire::decode_done(&pieces).unwrap().bundle.runs[0].duration_s, Some(600.0));
     }
 
     #[test]

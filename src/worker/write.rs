@@ -25,6 +25,15 @@ pub(super) fn write(job: u32, request: &Uint8Array) {
                 json: vec![bytes_to_js(&json)],
             },
         },
+        // No pieces: the page shows this bundle already (`ui::writer::merge`).
+        Ok(Answer::Shown { json }) => FromWriter::Written {
+            job,
+            answer: Written::Merged {
+                data: Uint8Array::new_with_length(0),
+                runs: Vec::new(),
+                json: vec![bytes_to_js(&json)],
+            },
+        },
         Ok(Answer::Link(Ok(fragment))) => FromWriter::Written { job, answer: Written::Fragment(fragment) },
         Ok(Answer::Link(Err(size))) => FromWriter::Written { job, answer: Written::Size(size) },
         Err(message) => FromWriter::Error { job, message },

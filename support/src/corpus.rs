@@ -3,6 +3,20 @@
 
 use std::path::{Path, PathBuf};
 
+/// Every tool's folder in the corpora.
+pub const FOLDERS: &[&str] = &[
+    "cloudwatch",
+    "folio",
+    "gatling",
+    "jmeter-aggregate-history",
+    "jmeter-csv",
+    "jmeter-statistics-json",
+    "jmeter-xml",
+    "k6",
+    "locust",
+    "opensearch-cat-indices",
+];
+
 /// Every file in these tool folders (`jmeter-csv`, `k6`, …) of both corpora, as its name and its
 /// path, in order of path within each corpus. A folder missing from a corpus that exists fails.
 pub fn files(folders: &[&str]) -> Vec<(String, PathBuf)> {
