@@ -11,14 +11,14 @@ dist="${1:?usage: scripts/check-size.sh DIST (a release build, e.g. target/e2e-d
 
 # The budget, in bytes of gzip -9 output (1 KB = 1,000 B), of a plain `trunk build --release` on
 # the stable toolchain as shipped (docs/decisions/0042-stable-toolchain.md).
-target_wasm=428000
+target_wasm=428300
 target_first_view=446000
 # The ratchet (RUNLENS_RATCHET_* override it, e.g. to see the check fail): what the page weighed
 # when it was last lowered, rounded up by less than 2 %, and never above the budget. Lower these
 # when the page shrinks; raise them only for a feature that needs the bytes, and say so in the
 # commit (docs/decisions/ says how to find the bytes).
-ratchet_wasm=${RUNLENS_RATCHET_WASM:-428000}
-ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-445000}
+ratchet_wasm=${RUNLENS_RATCHET_WASM:-428200}
+ratchet_first_view=${RUNLENS_RATCHET_FIRST_VIEW:-445200}
 
 one() { # the single file of DIST matching a glob, or fail
   local matches=()

@@ -2,9 +2,10 @@
 //! word little-endian), written and read a block at a time. borsh's `Vec<u64>` goes through its
 //! reader one word at a time (about 9 ns a word natively), and the big lists travel several
 //! times: a 1M-row run's timeline cells are about 690,000 words, encoded by the ingest worker,
-//! decoded and encoded again by the page, and decoded by the writer and the page once more; a
-//! range's samples (8 bytes each) go from one ingest worker to another. The bytes are the same as
-//! borsh's, so either side may be either (tests below).
+//! decoded by the page, encoded again for the writer and decoded there; a range's samples (8
+//! bytes each) go from one ingest worker to another. Words and pairs are borsh's own bytes, so
+//! either side may be either (tests below); a timeline's cells (`write_lists`) are not: when every
+//! word fits 32 bits, as value indices and counts do, they travel in 4 bytes each.
 
 use borsh::io::{Error, ErrorKind, Read, Write};
 
@@ -86,18 +87,47 @@ pub(crate) fn read_pairs<R: Read>(r: &mut R) -> Result<Vec<(u64, u64)>, Error> {
     read_items(r, 16, |b| (word(&b[..8]), word(&b[8..])))
 }
 
-/// `serialize_with` for a `Vec<Vec<u64>>` (a timeline's cells per bucket).
-pub(crate) fn write_lists<W: Write>(lists: &[Vec<u64>], w: &mut W) -> Result<(), Error> {
-    write_count(lists.len(), w)?;
-    lists.iter().try_for_each(|l| write_words(l, w))
+/// How many bytes each word of `lists` takes in `write_lists`: 4 when every word fits 32 bits.
+pub(crate) fn lists_width(lists: &[Vec<u64>]) -> usize {
+    if lists.iter().flatten().all(|w| *w <= u64::from(u32::MAX)) {
+        4
+    } else {
+        8
+    }
 }
 
-/// `deserialize_with` for a `Vec<Vec<u64>>`.
+/// `serialize_with` for a `Vec<Vec<u64>>` (a timeline's cells per bucket): a `u32` count, the
+/// words' width (`lists_width`, one byte), then each list as `write_words` writes it but with
+/// words of that width.
+pub(crate) fn write_lists<W: Write>(lists: &[Vec<u64>], w: &mut W) -> Result<(), Error> {
+    write_count(lists.len(), w)?;
+    if lists.is_empty() {
+        return Ok(());
+    }
+    let width = lists_width(lists);
+    w.write_all(&[width as u8])?;
+    lists.iter().try_for_each(|l| write_items(l, width, |x, b| b.copy_from_slice(&x.to_le_bytes()[..width]), w))
+}
+
+/// What `write_lists` wrote.
 pub(crate) fn read_lists<R: Read>(r: &mut R) -> Result<Vec<Vec<u64>>, Error> {
     let len = read_count(r)?;
+    let mut width = [0u8];
+    if len > 0 {
+        r.read_exact(&mut width)?;
+    }
+    let width = usize::from(width[0]);
+    if len > 0 && width != 4 && width != 8 {
+        return Err(Error::new(ErrorKind::InvalidData, "a list of words of an unknown width"));
+    }
+    let word = |b: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..b.len()].copy_from_slice(b);
+        u64::from_le_bytes(w)
+    };
     let mut out = Vec::with_capacity(len.min(4096));
     for _ in 0..len {
-        out.push(read_words(r)?);
+        out.push(read_items(r, width, word)?);
     }
     Ok(out)
 }
@@ -119,19 +149,30 @@ mod tests {
             assert_eq!(mine, borsh::to_vec(&l).unwrap(), "{} words", l.len());
             assert_eq!(read_words(&mut mine.as_slice()).unwrap(), l);
         }
-        let all = lists();
-        let mut mine = Vec::new();
-        write_lists(&all, &mut mine).unwrap();
-        assert_eq!(mine, borsh::to_vec(&all).unwrap());
-        let mut rest = mine.as_slice();
-        assert_eq!(read_lists(&mut rest).unwrap(), all);
-        assert!(rest.is_empty(), "every byte read");
         for n in [0, 1, BLOCK / 16, BLOCK / 8 + 3] {
             let pairs: Vec<(u64, u64)> = (0..n as u64).map(|i| (i << 40 | 7, u64::MAX - i)).collect();
             let mut mine = Vec::new();
             write_pairs(&pairs, &mut mine).unwrap();
             assert_eq!(mine, borsh::to_vec(&pairs).unwrap(), "{n} pairs");
             assert_eq!(read_pairs(&mut mine.as_slice()).unwrap(), pairs);
+        }
+    }
+
+    #[test]
+    fn cells_that_fit_32_bits_travel_in_4_bytes_a_word_and_read_back() {
+        let narrow: Vec<Vec<u64>> =
+            vec![vec![], vec![0, 1, u64::from(u32::MAX)], (0..3 * (BLOCK / 4) as u64 + 5).collect()];
+        let mut wide = narrow.clone();
+        wide[1].push(u64::from(u32::MAX) + 1);
+        for (all, width) in [(narrow, 4), (wide, 8), (lists(), 8), (vec![], 0)] {
+            let mut mine = Vec::new();
+            write_lists(&all, &mut mine).unwrap();
+            let words: usize = all.iter().map(Vec::len).sum();
+            let header = if all.is_empty() { 4 } else { 5 };
+            assert_eq!(mine.len(), header + 4 * all.len() + width * words, "{width}-byte words");
+            let mut rest = mine.as_slice();
+            assert_eq!(read_lists(&mut rest).unwrap(), all);
+            assert!(rest.is_empty(), "every byte read");
         }
     }
 
@@ -146,6 +187,13 @@ mod tests {
         bytes[..4].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(read_words(&mut bytes.as_slice()).is_err());
         assert!(read_lists(&mut &u32::MAX.to_le_bytes()[..]).is_err());
+        let mut cells = Vec::new();
+        write_lists(&[vec![1, 2], vec![3]], &mut cells).unwrap();
+        for cut in [4, 5, 8, 12, cells.len() - 1] {
+            assert!(read_lists(&mut &cells[..cut]).is_err(), "cells cut at {cut}");
+        }
+        cells[4] = 3;
+        assert!(read_lists(&mut cells.as_slice()).is_err(), "an unknown width");
         assert!(read_pairs(&mut bytes.as_slice()).is_err());
         assert!(read_pairs(&mut &borsh::to_vec(&vec![(1u64, 2u64)]).unwrap()[..19]).is_err());
     }

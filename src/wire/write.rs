@@ -88,20 +88,20 @@ fn put(out: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
     out[at..at + 4].copy_from_slice(&len);
 }
 
-/// About how many bytes a request takes, rather more than less: its runs' timelines' words (per
-/// bucket its samples, errors, sum and cell count, its values, and its cells), 8 bytes each, and
-/// an eighth more for the rest of the runs, which is small beside them. The request is written
-/// into one buffer of that size, which then never grows: a 1M-row run's is 6 MB, and writing it
-/// into a buffer grown by doubling, then copying it, cost the page about 8 ms of a drop and left
-/// its wasm memory 14 MB larger (decision 0052, sixth round).
+/// About how many bytes a request takes, rather more than less: its runs' timelines (per bucket
+/// its samples, errors, sum and cell count, and its values, 8 bytes a word; its cells 4 or 8,
+/// `bundle::words::write_lists`), and an eighth more for the rest of the runs, which is small
+/// beside them. The request is written into one buffer of that size, which then never grows: a
+/// 1M-row run's is several megabytes, and writing it into a buffer grown by doubling, then copying
+/// it, cost the page about 8 ms of a drop and left its wasm memory 14 MB larger (decision 0052,
+/// sixth round).
 pub fn capacity_for(request: &RequestRef) -> usize {
-    let words = request
-        .runs()
-        .into_iter()
-        .flat_map(|r| &r.timeline)
-        .flat_map(|t| &t.transactions)
-        .map(|x| 4 * x.samples.len() + x.values_ms.len() + x.cells.iter().map(|c| c.len() + 1).sum::<usize>());
-    65_536 + 9 * words.sum::<usize>()
+    let bytes = request.runs().into_iter().flat_map(|r| &r.timeline).flat_map(|t| &t.transactions).map(|x| {
+        let cells: usize = x.cells.iter().map(Vec::len).sum();
+        8 * (4 * x.samples.len() + x.values_ms.len() + x.cells.len())
+            + crate::bundle::words::lists_width(&x.cells) * cells
+    });
+    65_536 + bytes.sum::<usize>() * 9 / 8
 }
 
 /// The request as the page sends it: borsh's binary of the request (which leaves runs'
