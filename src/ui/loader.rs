@@ -95,6 +95,11 @@ pub fn sync_session(state: AppState, renamed: Option<(String, String)>) {
                 super::persist::forget_name(IMPORTED).await;
             }
             // The runs shown stay as they were; a rename's link follows the next runs made.
+            Some(Err(e)) if early => state.notify(
+                NoticeKind::Warning,
+                format!("The imported runs are shown but will not be reopened after a reload: {e}"),
+                vec![],
+            ),
             Some(Err(e)) => {
                 state.notify(NoticeKind::Error, format!("The imported files could not be made into runs: {e}"), vec![])
             }
