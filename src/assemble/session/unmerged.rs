@@ -23,11 +23,16 @@ impl Session {
 /// spec's id, label and dimensions, as `group::bundle_of` makes it from groups of one file; `None`
 /// when a run is not that.
 pub fn unmerged<'a>(runs: impl Iterator<Item = (Option<&'a RunSpec>, Vec<&'a Bundle>)>, title: &str) -> Option<Bundle> {
-    let mut out = bundle_around_runs();
-    let mut inputs: Vec<&Bundle> = Vec::new();
+    // Each run's spec, file and the file's run; runs are cloned only once all of them qualify.
+    let mut parts = Vec::new();
     for (spec, files) in runs {
         let (Some(spec), [file]) = (spec, files.as_slice()) else { return None };
         let [run] = file.runs.as_slice() else { return None };
+        parts.push((spec, *file, run));
+    }
+    let mut out = bundle_around_runs();
+    let mut inputs: Vec<&Bundle> = Vec::new();
+    for (spec, file, run) in parts {
         let mut run = run.clone();
         run.id.clone_from(&spec.id);
         run.label = spec.label.clone().unwrap_or_else(|| spec.id.clone());
